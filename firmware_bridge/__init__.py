@@ -1,0 +1,1 @@
+"""Host <-> microcontroller: wire protocol codec, host client, MicroPython firmware, emulator."""

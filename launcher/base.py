@@ -1,0 +1,189 @@
+"""The launcher abstraction every backend implements and the rules engine presses.
+
+A :class:`Launcher` keeps a model of its hopper: the ordered list of cards
+loaded into it, bottom card first. A press asks the backend how many cards
+physically came out (:meth:`Launcher._press`) and hands out that many cards
+from the bottom of the hopper model. On a simulated launcher the model *is*
+the hopper; on real hardware the sensor only counts, so card identities are
+dealt from the model (see ``docs/launchers.md``, "Card identities"). One code
+path serves both, and the rules engine never needs to know which it has.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Callable, Iterable
+from dataclasses import dataclass, field
+from typing import Any, Generic, TypeVar
+
+T = TypeVar("T")
+
+
+@dataclass(frozen=True)
+class Volley(Generic[T]):
+    """What one press of the launcher yielded (possibly nothing).
+
+    ``cards`` are the cards handed out, bottom of the hopper first.
+    ``counted`` is what the launcher reported coming out; it can exceed
+    ``len(cards)`` only when the hopper model ran dry (a miscount on real
+    hardware), in which case ``shortfall`` is positive.
+    ``identities_known`` is False when a sensor counted the cards and their
+    identities were dealt from the hopper model.
+    """
+
+    cards: tuple[T, ...]
+    counted: int
+    identities_known: bool = True
+    meta: dict[str, Any] = field(default_factory=dict, compare=False)
+
+    @property
+    def count(self) -> int:
+        return len(self.cards)
+
+    @property
+    def shortfall(self) -> int:
+        return max(0, self.counted - len(self.cards))
+
+    def __len__(self) -> int:
+        return len(self.cards)
+
+
+class Launcher(ABC, Generic[T]):
+    """A card launcher: load cards, press it, learn what came out.
+
+    Subclasses must override :meth:`_press`; they may override
+    :meth:`_on_load` (the hopper was opened and closed, e.g. to reset a firing
+    pattern), :meth:`_close`, and :attr:`identities_known`. Every launcher is
+    a context manager and ``close()`` is idempotent.
+    """
+
+    #: Short backend name shown in reprs and logs (``sim``, ``gpio``, ``serial``, ``emu``).
+    backend: str = "abstract"
+    #: False for backends that count cards with a sensor rather than hand out real ones.
+    identities_known: bool = True
+
+    def __init__(self) -> None:
+        self._hopper: deque[T] = deque()
+        self._lock = threading.RLock()
+        self._closed = False
+        self.presses = 0
+        self.when_fired: Callable[[Volley[T]], None] | None = None
+
+    # -- hopper model -------------------------------------------------------------
+    def load(self, cards: Iterable[T]) -> None:
+        """Open the hopper, put ``cards`` on top of what is there (first = lowest), close it."""
+        with self._lock:
+            self._check_open()
+            self._hopper.extend(cards)
+            self._on_load(len(self._hopper))
+
+    def unload(self) -> list[T]:
+        """Take every card out of the hopper (bottom first), e.g. at the end of a round."""
+        with self._lock:
+            cards = list(self._hopper)
+            self._hopper.clear()
+            return cards
+
+    @property
+    def remaining(self) -> int:
+        """How many cards the hopper model holds."""
+        return len(self._hopper)
+
+    @property
+    def is_empty(self) -> bool:
+        return not self._hopper
+
+    def peek_hopper(self) -> tuple[T, ...]:
+        """The hopper model, bottom first (for tests, journals and card accounting)."""
+        return tuple(self._hopper)
+
+    # -- pressing -----------------------------------------------------------------
+    def hit(self) -> Volley[T]:
+        """Press the launcher once and return the cards that came out."""
+        with self._lock:
+            self._check_open()
+            counted = self._press(len(self._hopper))
+            if counted < 0:
+                raise ValueError(f"{self!r}: backend reported {counted} cards")
+            take = min(counted, len(self._hopper))
+            cards = tuple(self._hopper.popleft() for _ in range(take))
+            self.presses += 1
+            volley = Volley(cards, counted, self.identities_known)
+        if self.when_fired is not None:
+            self.when_fired(volley)
+        return volley
+
+    @abstractmethod
+    def _press(self, loaded: int) -> int:
+        """Physically press once with ``loaded`` cards in the hopper; return how many came out."""
+
+    def _on_load(self, loaded: int) -> None:
+        """Hook: the hopper was reloaded and now holds ``loaded`` cards."""
+
+    # -- lifecycle ----------------------------------------------------------------
+    def close(self) -> None:
+        """Release the hardware (motor off first). Safe to call more than once."""
+        if not self._closed:
+            self._closed = True
+            self._close()
+
+    def _close(self) -> None:
+        """Hook: release backend resources."""
+
+    @property
+    def closed(self) -> bool:
+        return self._closed
+
+    def _check_open(self) -> None:
+        if self._closed:
+            from hardware.errors import LauncherError
+
+            raise LauncherError(f"{self!r} is closed")
+
+    def __enter__(self: Any) -> Any:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    def describe(self) -> str:
+        """Extra ``key=value`` text for the repr; backends add their settings."""
+        return ""
+
+    def __repr__(self) -> str:
+        extra = self.describe()
+        extra = f" {extra}" if extra else ""
+        return f"<{type(self).__name__} backend={self.backend}{extra} loaded={self.remaining}>"
+
+
+class DrawPile(Launcher[T]):
+    """A plain draw pile as a launcher that always yields exactly one card.
+
+    Classic UNO and UNO Pocket use it, so drawing and hitting share one code path.
+    """
+
+    backend = "pile"
+
+    def _press(self, loaded: int) -> int:
+        return 1 if loaded else 0
+
+
+class ScriptedLauncher(Launcher[T]):
+    """Yields a fixed sequence of counts, cycling; for tests and demonstrations."""
+
+    backend = "scripted"
+
+    def __init__(self, counts: Iterable[int]) -> None:
+        super().__init__()
+        self._counts = list(counts) or [0]
+        self._next = 0
+
+    def _press(self, loaded: int) -> int:
+        count = self._counts[self._next % len(self._counts)]
+        self._next += 1
+        return count
+
+    def describe(self) -> str:
+        return f"counts={self._counts!r}"

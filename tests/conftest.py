@@ -1,0 +1,32 @@
+"""Shared fixtures. Every test here runs without hardware; nothing sleeps to wait."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+MICROPYTHON_DIR = ROOT / "tests" / "micropython"
+MICROPYTHON_PKG = MICROPYTHON_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+
+
+@pytest.fixture(scope="session")
+def micropython_dir() -> Path:
+    """Folder with the npm MicroPython interpreter installed; installs it on first use.
+
+    In CI (``CI=true``) a missing Node or package is a failure, never a skip.
+    """
+    if not MICROPYTHON_PKG.exists() and shutil.which("npm"):
+        subprocess.run(
+            ["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(MICROPYTHON_DIR)],
+            check=False,
+        )
+    if not MICROPYTHON_PKG.exists() or not shutil.which("node"):
+        if os.environ.get("CI"):
+            pytest.fail("MicroPython (npm @micropython/micropython-webassembly-pyscript) is not installed")
+        pytest.skip("Node.js or the MicroPython npm package is not available")
+    return MICROPYTHON_DIR
