@@ -70,6 +70,8 @@ class Launcher(ABC, Generic[T]):
         self._closed = False
         self.presses = 0
         self.when_fired: Callable[[Volley[T]], None] | None = None
+        #: Backends fill this during ``_press`` (e.g. ``motor_ms``, ``requested``); it becomes ``Volley.meta``.
+        self.press_meta: dict[str, Any] = {}
 
     # -- hopper model -------------------------------------------------------------
     def load(self, cards: Iterable[T]) -> None:
@@ -104,20 +106,25 @@ class Launcher(ABC, Generic[T]):
         """Press the launcher once and return the cards that came out."""
         with self._lock:
             self._check_open()
+            self.press_meta = {}
             counted = self._press(len(self._hopper))
             if counted < 0:
                 raise ValueError(f"{self!r}: backend reported {counted} cards")
             take = min(counted, len(self._hopper))
             cards = tuple(self._hopper.popleft() for _ in range(take))
             self.presses += 1
-            volley = Volley(cards, counted, self.identities_known)
+            volley = Volley(cards, counted, self.identities_known, dict(self.press_meta))
         if self.when_fired is not None:
             self.when_fired(volley)
         return volley
 
     @abstractmethod
     def _press(self, loaded: int) -> int:
-        """Physically press once with ``loaded`` cards in the hopper; return how many came out."""
+        """Physically press once with ``loaded`` cards in the hopper; return how many came out.
+
+        Put anything worth logging about the press (``requested``, ``motor_ms``…) in
+        :attr:`press_meta`; it is copied into the returned volley's ``meta``.
+        """
 
     def _on_load(self, loaded: int) -> None:
         """Hook: the hopper was reloaded and now holds ``loaded`` cards."""

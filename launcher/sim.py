@@ -34,6 +34,7 @@ class SimLauncher(Launcher[T]):
     def _press(self, loaded: int) -> int:
         wanted = self._sampler.next(loaded)
         out = min(wanted, loaded)
+        self.press_meta["requested"] = wanted
         self.shots.append((self.presses + 1, wanted, out))
         return out
 
