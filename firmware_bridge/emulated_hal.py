@@ -1,0 +1,247 @@
+"""The real firmware logic on an emulated board: emulated pins driven by the mechanism model.
+
+:class:`EmulatedHal` is the CPython twin of ``firmware/hal_rp2.py``: the motor pin
+drives :class:`hardware.mechanism.Mechanism`, the beam pin reads it, the flash is a
+dict that survives reboots, and the ticks are whole milliseconds of model time, as
+``time.ticks_ms()`` is on the Pico.
+
+:class:`EmulatedBoard` is one Pico wired to one launcher: it owns the mechanism, the
+HAL and the :class:`~firmware_bridge.firmware.logic.Firmware` of the current boot,
+and moves model time forward *event by event* (:meth:`EmulatedBoard.advance_to`):
+each beam edge reaches the firmware at the moment it happens and each firmware timer
+fires at its deadline, so a motor stop lands on the exact model millisecond however
+late the caller's thread runs. Nothing here knows about wall clocks, threads or
+ptys: the :mod:`firmware_bridge.emulator` adds those, and tests drive a board
+directly with virtual time.
+"""
+
+from __future__ import annotations
+
+import math
+import random
+from collections.abc import Callable
+
+from firmware_bridge.firmware import logic
+from hardware.mechanism import Mechanism
+
+PROFILE_FILE = "profile.txt"
+
+
+class EmulatedHal:
+    """The HAL ``logic.Firmware`` expects, on emulated pins (see ``logic`` for the contract)."""
+
+    def __init__(
+        self,
+        mechanism: Mechanism,
+        *,
+        rng: random.Random,
+        flash: dict[str, str],
+        write: Callable[[bytes], None],
+        reset_cause: str = "power",
+    ) -> None:
+        self.mechanism = mechanism
+        self.flash = flash
+        self.now_ms = 0
+        self.beam_stuck = False
+        #: Every motor change as (model ms, duty percent); starts with the boot's "off".
+        self.motor_history: list[tuple[int, int]] = []
+        self._rng = rng
+        self._write = write
+        self._reset_cause = reset_cause
+
+    def set_motor(self, duty: int) -> None:
+        self.mechanism.set_duty(max(0, min(100, duty)) / 100.0)
+        if not self.motor_history or self.motor_history[-1][1] != duty:
+            self.motor_history.append((self.now_ms, duty))
+
+    def beam_blocked(self) -> bool:
+        return self.beam_stuck or self.mechanism.beam_blocked
+
+    def write(self, frame: bytes) -> None:
+        self._write(frame)
+
+    def load_profile(self) -> str | None:
+        return self.flash.get(PROFILE_FILE)
+
+    def save_profile(self, text: str) -> None:
+        self.flash[PROFILE_FILE] = text
+
+    def random32(self) -> int:
+        return self._rng.getrandbits(32)
+
+    def reset_cause(self) -> str:
+        return self._reset_cause
+
+    @staticmethod
+    def ticks_diff(a: int, b: int) -> int:
+        return a - b
+
+    @staticmethod
+    def ticks_add(a: int, b: int) -> int:
+        return a + b
+
+
+class EmulatedBoard:
+    """A Pico running the real firmware logic, wired to a mechanism; driven in model time.
+
+    ``output`` receives every frame the firmware sends. The board starts powered off;
+    :meth:`power_on` boots it. Times are model milliseconds since the board was made.
+    """
+
+    def __init__(
+        self,
+        mechanism: Mechanism,
+        *,
+        output: Callable[[bytes], None],
+        seed: int | None = None,
+        profile: str | None = None,
+    ) -> None:
+        self.mechanism = mechanism
+        self.flash: dict[str, str] = {}
+        if profile:
+            self.flash[PROFILE_FILE] = profile
+        self.firmware: logic.Firmware | None = None
+        self.hal: EmulatedHal | None = None
+        #: Motor changes over every boot: (model ms, duty percent).
+        self.motor_history: list[tuple[int, int]] = []
+        #: Every job the firmware started: (boot id, job id); job 0 = standalone.
+        self.jobs_started: list[tuple[str, int]] = []
+        self.boots: list[str] = []
+        self._output = output
+        self._rng = random.Random(seed)
+        self._stuck_until: float | None = None
+        self._now = 0.0
+
+    # -- power --------------------------------------------------------------------------
+    @property
+    def now_ms(self) -> float:
+        return self._now
+
+    @property
+    def powered(self) -> bool:
+        return self.firmware is not None
+
+    def power_on(self, reset_cause: str = "power") -> str:
+        """Boot a fresh firmware (motor pins low first, then BOOT); returns the boot id."""
+        self.power_off()
+        hal = EmulatedHal(
+            self.mechanism,
+            rng=self._rng,
+            flash=self.flash,
+            write=self._output,
+            reset_cause=reset_cause,
+        )
+        hal.now_ms = self._ticks()
+        hal.beam_stuck = self._stuck_until is not None
+        hal.motor_history = self.motor_history
+        self.hal, self.firmware = hal, logic.Firmware(hal)
+        self.firmware.boot(hal.now_ms)
+        self.boots.append(self.firmware.boot_id)
+        return self.firmware.boot_id
+
+    def power_off(self) -> None:
+        """Power lost: the motor stops with it and the firmware's state is gone."""
+        if self.hal is not None:
+            self.hal.now_ms = self._ticks()
+            self.hal.set_motor(0)
+        self.mechanism.set_duty(0.0)
+        self.firmware, self.hal = None, None
+
+    # -- inputs -------------------------------------------------------------------------
+    def receive(self, line: bytes) -> None:
+        """One line from the host reaches the firmware (at the current model time)."""
+        fw = self._ready()
+        if fw is not None:
+            starts = fw.job_starts
+            fw.on_line(line, self._ticks())
+            self._note_job(fw, starts)
+
+    def press_button(self) -> None:
+        """Someone presses the Pico's own button (standalone mode)."""
+        fw = self._ready()
+        if fw is not None:
+            starts = fw.job_starts
+            fw.on_button(self._ticks())
+            self._note_job(fw, starts)
+
+    def stick_beam(self, duration_ms: float) -> None:
+        """The beam sensor reads blocked for ``duration_ms`` whatever the mechanism does."""
+        self._stuck_until = self._now + duration_ms
+        self._set_stuck(True)
+
+    def _ready(self) -> logic.Firmware | None:
+        if self.hal is not None:
+            self.hal.now_ms = self._ticks()
+        return self.firmware
+
+    def _note_job(self, fw: logic.Firmware, starts_before: int) -> None:
+        if fw.job_starts != starts_before and fw.job is not None:
+            self.jobs_started.append((fw.boot_id, fw.job.id))
+
+    # -- time ---------------------------------------------------------------------------
+    def _ticks(self) -> int:
+        return math.floor(self._now)
+
+    def next_event_ms(self) -> float | None:
+        """When something next happens on the board (a beam edge, a firmware timer, ...)."""
+        candidates = []
+        transition = self.mechanism.next_transition_s()
+        if transition is not None:
+            candidates.append(transition * 1000.0)
+        if self.firmware is not None:
+            deadline = self.firmware.next_deadline()
+            if deadline is not None:
+                candidates.append(float(deadline))
+        if self._stuck_until is not None:
+            candidates.append(self._stuck_until)
+        return min(candidates) if candidates else None
+
+    def advance_to(self, t_ms: float) -> None:
+        """Move model time to ``t_ms``, delivering every beam edge and timer on the way."""
+        while self._now < t_ms:
+            upcoming = self.next_event_ms()
+            if upcoming is None or upcoming >= t_ms:
+                self._step_to(t_ms)
+            elif upcoming > self._now:
+                self._step_to(upcoming)
+            else:  # defensive: never spin on an event that does not move
+                self._step_to(min(t_ms, self._now + 1.0))
+
+    def _step_to(self, step: float) -> None:
+        for when_s, blocked in self.mechanism.advance_to(step / 1000.0):
+            self._now = max(self._now, when_s * 1000.0)
+            if self._stuck_until is None:
+                self._beam(blocked)
+        self._now = max(self._now, step)
+        if self._stuck_until is not None and self._now >= self._stuck_until:
+            self._stuck_until = None
+            self._set_stuck(False)
+        fw = self._ready()
+        if fw is not None:
+            fw.tick(self._ticks())
+
+    def _beam(self, blocked: bool) -> None:
+        fw = self._ready()
+        if fw is not None:
+            starts = fw.job_starts
+            fw.on_beam(blocked, self._ticks())
+            self._note_job(fw, starts)
+
+    def _set_stuck(self, stuck: bool) -> None:
+        if self.hal is not None:
+            self.hal.beam_stuck = stuck
+        self._beam(stuck or self.mechanism.beam_blocked)
+
+    # -- what a test wants to know --------------------------------------------------------
+    def motor_on_spans(self) -> list[tuple[int, int]]:
+        """Every interval the motor ran, as (on ms, off ms); a run still going ends now."""
+        spans, started = [], None
+        for when, duty in self.motor_history:
+            if duty > 0 and started is None:
+                started = when
+            elif duty == 0 and started is not None:
+                spans.append((started, when))
+                started = None
+        if started is not None:
+            spans.append((started, self._ticks()))
+        return spans

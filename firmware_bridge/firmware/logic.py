@@ -1,0 +1,451 @@
+"""The launcher firmware's brain: jobs, safety timers, latched faults, standalone mode.
+
+Runs unchanged on the Pico (MicroPython, with ``hal_rp2``) and on CPython inside the
+emulator (``firmware_bridge.emulated_hal``), so it is written in the subset both run:
+no dataclasses, no typing, no f-strings. It never touches hardware or the clock
+itself; everything goes through a thin HAL object:
+
+    hal.set_motor(duty_percent)  0 = off; must take effect at once
+    hal.beam_blocked()           current break-beam state (True = a card in the mouth)
+    hal.write(frame_bytes)       send one frame to the host (dropped if nobody listens)
+    hal.load_profile()           stored standalone profile text, or None
+    hal.save_profile(text)       store it (a small file on flash)
+    hal.random32()               a random 32-bit number (boot id, standalone draws)
+    hal.reset_cause()            "power" | "wdt" | "soft" | "unknown"
+    hal.ticks_diff(a, b)         a - b for the HAL's millisecond ticks (wrap-safe on the Pico)
+    hal.ticks_add(a, b)          a + b likewise
+
+The caller feeds it inputs with the time they happened (``now``, HAL ticks in ms):
+:meth:`Firmware.on_line` (one received line), :meth:`Firmware.on_beam` (a beam edge),
+:meth:`Firmware.on_button` (a press of the Pico's button) and :meth:`Firmware.tick`
+(timers; call it often, and at :meth:`Firmware.next_deadline` when you can).
+The protocol it speaks is ``docs/protocol.md``.
+"""
+# ruff: noqa: UP031  (%-formatting on purpose: this file runs under MicroPython)
+
+try:
+    from firmware_bridge import protocol
+except ImportError:  # on the Pico every module sits in the flash root
+    import protocol  # type: ignore[no-redef]
+
+FIRMWARE_VERSION = "0.1.0"
+BUTTON_DEBOUNCE_MS = 200
+#: The standalone profile used until the host pushes one (the "web-game" preset).
+DEFAULT_PROFILE = "kind=iid p=450,165,165,80,80,12,12,12,12,12"
+
+P = protocol
+FEED = "feed"
+RUN = "run"
+
+
+class Job:
+    """One motor run: a closed-loop FEED (stop at ``want`` cards) or an open-loop RUN."""
+
+    def __init__(self, job_id, mode, params, now):
+        self.id = job_id
+        self.mode = mode
+        self.want = params.get("n", 0)
+        self.max_ms = params.get("max_ms", 0)
+        self.jam_ms = params.get("jam_ms", 0)
+        self.block_ms = params.get("block_ms", 0)
+        self.duty = params.get("duty", 0)
+        self.ms = params.get("ms", 0)
+        self.counted = 0
+        self.state = P.STATE_RUNNING
+        self.end = P.FAULT_NONE
+        self.started = now
+        self.progress = now  # last time the job saw a card or the beam clear
+
+    def is_host_job(self):
+        return self.id != 0
+
+
+class Firmware:
+    """The state machine; one instance per boot."""
+
+    def __init__(self, hal):
+        self.hal = hal
+        self.boot_id = "00000000"
+        self.reset = "unknown"
+        self.fault = P.FAULT_NONE
+        self.job = None  # the running Job, if any
+        self.last_host_job = None  # for exactly-once FEED/RUN
+        self.total = 0
+        self.events = 0  # next event counter
+        self.blocked = False
+        self.blocked_since = 0
+        self.last_rx = 0
+        self.next_beat = 0
+        self.presses = 0
+        self.last_press = None
+        self.rejected = 0  # received lines that failed to decode
+        self.job_starts = 0  # jobs started since boot (the emulator proves exactly-once with it)
+        self._last_body = None
+        self._last_reply = None
+        self._rng = 1
+        self.profile = parse_profile(DEFAULT_PROFILE)
+        self._pattern_position = 0
+
+    # -- boot -------------------------------------------------------------------------
+    def boot(self, now):
+        """Motor off first, then read the world, then announce ourselves with BOOT."""
+        self.hal.set_motor(0)
+        self.reset = self.hal.reset_cause()
+        self.boot_id = "%08X" % (self.hal.random32() & 0xFFFFFFFF)
+        self._rng = (self.hal.random32() & 0xFFFFFFFF) or 0x9E3779B9
+        if self.reset == "wdt":
+            self.fault = P.FAULT_WATCHDOG
+        self._load_profile()
+        self.blocked = bool(self.hal.beam_blocked())
+        self.blocked_since = now
+        self.last_rx = now
+        self._emit("BOOT", self._hello_fields())
+
+    def _load_profile(self):
+        text = self.hal.load_profile()
+        if text:
+            try:
+                self.profile = parse_profile(text)
+            except ValueError:
+                self.profile = parse_profile(DEFAULT_PROFILE)
+
+    def state(self):
+        if self.job is not None:
+            return P.STATE_RUNNING
+        return P.STATE_FAULT if self.fault != P.FAULT_NONE else P.STATE_IDLE
+
+    def _hello_fields(self):
+        return (
+            ("proto", P.PROTOCOL_VERSION),
+            ("fw", FIRMWARE_VERSION),
+            ("boot", self.boot_id),
+            ("reset", self.reset),
+            ("state", self.state()),
+            ("fault", self.fault),
+        )
+
+    # -- output -----------------------------------------------------------------------
+    def _emit(self, verb, fields):
+        frame = P.encode(P.EVENT, self.events, verb, fields)
+        self.events = (self.events + 1) & 0xFF
+        self.hal.write(frame)
+
+    # -- commands -----------------------------------------------------------------------
+    def on_line(self, line, now):
+        """Handle one received line (no ``\\n`` needed); a bad frame is dropped silently."""
+        try:
+            kind, seq, verb, raw = P.decode(line)
+        except ValueError:
+            self.rejected += 1
+            return
+        if kind != P.COMMAND:
+            return
+        self.last_rx = now
+        body = _frame_body(line)
+        if verb not in P.ALWAYS_EXECUTE and body == self._last_body:
+            self.hal.write(self._last_reply)
+            return
+        reply_verb, fields = self._execute(verb, raw, now)
+        reply = P.encode(P.REPLY, seq, reply_verb, fields)
+        self._last_body, self._last_reply = body, reply
+        self.hal.write(reply)
+
+    def _execute(self, verb, raw, now):
+        handler = _HANDLERS.get(verb)
+        if handler is None:
+            return "ERR", (("code", P.ERR_UNKNOWN),)
+        try:
+            fields = P.typed(P.COMMAND, verb, raw)
+        except P.FieldError as error:
+            return "ERR", (("code", P.ERR_BAD_ARG), ("field", error.field))
+        return handler(self, fields, now)
+
+    def _cmd_hello(self, fields, now):
+        return "HELLO", self._hello_fields()
+
+    def _cmd_ping(self, fields, now):
+        return "PONG", ()
+
+    def _cmd_status(self, fields, now):
+        job = self.job if self.job is not None else self.last_host_job
+        return "STATUS", (
+            ("state", self.state()),
+            ("job", job.id if job else 0),
+            ("want", job.want if job else 0),
+            ("counted", job.counted if job else 0),
+            ("total", self.total),
+            ("ev", (self.events - 1) & 0xFF),
+            ("fault", self.fault),
+            ("motor", 1 if self.job is not None else 0),
+        )
+
+    def _cmd_feed(self, fields, now):
+        params = {}
+        for key in ("n", "max_ms", "jam_ms", "block_ms", "duty"):
+            params[key] = P.clamp(key, fields.get(key))
+        return self._start_host_job(fields["job"], FEED, params, now)
+
+    def _cmd_run(self, fields, now):
+        params = {"ms": P.clamp("ms", fields.get("ms"))}
+        params["duty"] = P.clamp("duty", fields.get("duty"))
+        params["block_ms"] = P.LIMITS["block_ms"][2]
+        return self._start_host_job(fields["job"], RUN, params, now)
+
+    def _start_host_job(self, job_id, mode, params, now):
+        if job_id < 1 or job_id > P.MAX_JOB_ID:
+            return "ERR", (("code", P.ERR_BAD_ARG), ("field", "job"))
+        last = self.last_host_job
+        if last is not None and last.id == job_id:
+            return "OK", _duplicate_fields(last)
+        refusal = self._refusal()
+        if refusal is not None:
+            return "ERR", refusal
+        job = self._start(job_id, mode, params, now)
+        shown = ("n", "max_ms", "jam_ms", "block_ms", "duty") if mode == FEED else ("ms", "duty")
+        return "OK", (("job", job.id), ("dup", 0), ("state", job.state)) + tuple(
+            (key, params[key]) for key in shown
+        )
+
+    def _refusal(self):
+        if self.fault != P.FAULT_NONE:
+            return (("code", P.ERR_FAULT), ("fault", self.fault))
+        if self.job is not None:
+            return (("code", P.ERR_BUSY), ("job", self.job.id))
+        return None
+
+    def _cmd_stop(self, fields, now):
+        job = self.job
+        self.hal.set_motor(0)
+        if job is None:
+            return "OK", ()
+        self._finish(job, P.REASON_STOPPED, None)
+        return "OK", (("job", job.id), ("counted", job.counted))
+
+    def _cmd_clear(self, fields, now):
+        self.fault = P.FAULT_NONE
+        return "OK", ()
+
+    def _cmd_profile(self, fields, now):
+        try:
+            profile = profile_from_fields(fields)
+        except P.FieldError as error:
+            return "ERR", (("code", P.ERR_BAD_ARG), ("field", error.field))
+        self.profile = profile
+        self._pattern_position = 0
+        self.hal.save_profile(profile_text(profile))
+        return "OK", ()
+
+    # -- jobs ---------------------------------------------------------------------------
+    def _start(self, job_id, mode, params, now):
+        job = Job(job_id, mode, params, now)
+        self.job = job
+        self.job_starts += 1
+        if job.is_host_job():
+            self.last_host_job = job
+        self.next_beat = self.hal.ticks_add(now, P.BEAT_MS)
+        self.hal.set_motor(job.duty)
+        return job
+
+    def _finish(self, job, reason, fault):
+        """End ``job``: motor off first, then record, latch and report."""
+        self.hal.set_motor(0)
+        self.job = None
+        fields = (("job", job.id), ("counted", job.counted))
+        if fault is None:
+            job.state, job.end = P.JOB_DONE, reason
+            self._emit("DONE", fields + (("reason", reason), ("total", self.total)))
+        else:
+            job.state, job.end = P.STATE_FAULT, fault
+            self.fault = fault
+            self._emit("FAULT", (("code", fault),) + fields + (("total", self.total),))
+
+    def on_beam(self, blocked, now):
+        """A beam edge at ``now``. A card is counted when the beam becomes blocked."""
+        blocked = bool(blocked)
+        if blocked == self.blocked:
+            return
+        self.tick(now)
+        self.blocked = blocked
+        self.blocked_since = now
+        job = self.job
+        if job is None:
+            return
+        if not blocked:
+            job.progress = now
+            return
+        job.counted += 1
+        self.total += 1
+        self._emit("CARD", (("job", job.id), ("counted", job.counted), ("total", self.total)))
+        if job.mode == FEED and job.counted >= job.want:
+            self._finish(job, P.REASON_COUNT, None)
+
+    def tick(self, now):
+        """Run the timers up to ``now``: safety checks first, then the heartbeat."""
+        job = self.job
+        if job is None:
+            return
+        problem = self._check(job, now)
+        if problem is not None:
+            reason, fault = problem
+            self._finish(job, reason, fault)
+            return
+        if self.hal.ticks_diff(now, self.next_beat) >= 0:
+            self.next_beat = self.hal.ticks_add(now, P.BEAT_MS)
+            fields = (("state", P.STATE_RUNNING), ("job", job.id), ("counted", job.counted))
+            self._emit("BEAT", fields + (("total", self.total),))
+
+    def _check(self, job, now):
+        """(reason, fault) if the job must end now, else None. Faults win over a normal end."""
+        diff = self.hal.ticks_diff
+        if self.blocked and diff(now, self.blocked_since) >= job.block_ms:
+            return None, P.FAULT_BEAM_BLOCKED
+        if job.is_host_job() and diff(now, self.last_rx) >= P.HOST_SILENCE_MS:
+            return None, P.FAULT_HOST_SILENT
+        elapsed = diff(now, job.started)
+        if job.mode == RUN:
+            return (P.REASON_TIME, None) if elapsed >= job.ms else None
+        if elapsed >= job.max_ms:
+            return None, P.FAULT_MAX_TIME
+        if not self.blocked and diff(now, job.progress) >= job.jam_ms:
+            return None, P.FAULT_JAM
+        return None
+
+    def next_deadline(self):
+        """The earliest ``now`` at which :meth:`tick` may act, or None when idle.
+
+        Expressed in the HAL's ticks; used by the emulator (whose ticks never wrap) to step
+        exactly to it. The Pico's main loop simply ticks every millisecond.
+        """
+        job = self.job
+        if job is None:
+            return None
+        times = [self.next_beat]
+        if self.blocked:
+            times.append(self.blocked_since + job.block_ms)
+        if job.is_host_job():
+            times.append(self.last_rx + P.HOST_SILENCE_MS)
+        if job.mode == RUN:
+            times.append(job.started + job.ms)
+        else:
+            times.append(job.started + job.max_ms)
+            if not self.blocked:
+                times.append(job.progress + job.jam_ms)
+        return min(times)
+
+    # -- standalone mode ------------------------------------------------------------------
+    def on_button(self, now):
+        """The Pico's own button: draw a count from the stored profile and shoot it."""
+        last = self.last_press
+        if last is not None and self.hal.ticks_diff(now, last) < BUTTON_DEBOUNCE_MS:
+            return
+        self.last_press = now
+        if self.job is not None or self.fault != P.FAULT_NONE:
+            return
+        self.presses += 1
+        want = self._draw()
+        self._emit("PRESS", (("press", self.presses), ("want", want), ("total", self.total)))
+        if want > 0:
+            params = {}
+            for key in ("max_ms", "jam_ms", "block_ms", "duty"):
+                params[key] = P.LIMITS[key][2]
+            params["n"] = want
+            self._start(0, FEED, params, now)
+
+    def _draw(self):
+        profile = self.profile
+        if profile["kind"] == "pattern":
+            self._pattern_position = self._pattern_position % profile["cycle"] + 1
+            if not (profile["fires"] >> (self._pattern_position - 1)) & 1:
+                return 0
+        return _categorical(profile["p"], self._next_random() % 1000)
+
+    def _next_random(self):
+        """xorshift32: tiny, deterministic from the boot seed, the same on both interpreters."""
+        x = self._rng
+        x ^= (x << 13) & 0xFFFFFFFF
+        x ^= x >> 17
+        x ^= (x << 5) & 0xFFFFFFFF
+        self._rng = x
+        return x
+
+
+_HANDLERS = {
+    "HELLO": Firmware._cmd_hello,
+    "PING": Firmware._cmd_ping,
+    "STATUS": Firmware._cmd_status,
+    "FEED": Firmware._cmd_feed,
+    "RUN": Firmware._cmd_run,
+    "STOP": Firmware._cmd_stop,
+    "CLEAR": Firmware._cmd_clear,
+    "PROFILE": Firmware._cmd_profile,
+}
+
+
+def _frame_body(line):
+    """The text before ``*``: what identifies a retransmission of the same command."""
+    line = bytes(line)
+    return line[: line.rfind(b"*")]
+
+
+def _duplicate_fields(job):
+    return (
+        ("job", job.id),
+        ("dup", 1),
+        ("state", job.state),
+        ("counted", job.counted),
+        ("end", job.end),
+    )
+
+
+def _categorical(per_mille, draw):
+    """Index k such that the per-mille cumulative distribution first exceeds ``draw`` (0..999)."""
+    cumulative = 0
+    for k in range(len(per_mille)):
+        cumulative += per_mille[k]
+        if draw < cumulative:
+            return k
+    return len(per_mille) - 1
+
+
+# -- standalone profiles: PROFILE fields <-> a dict <-> the text stored on flash -------------
+def profile_from_fields(fields):
+    """Validate typed PROFILE fields; raises protocol.FieldError naming the bad field."""
+    kind = fields.get("kind")
+    p = tuple(fields.get("p") or ())
+    if kind not in ("iid", "pattern"):
+        raise P.FieldError("kind must be iid or pattern", "kind")
+    if not p or len(p) > P.MAX_PROFILE_VALUES or sum(p) != 1000:
+        raise P.FieldError("p must be 1..16 per-mille values summing to 1000", "p")
+    profile = {"kind": kind, "p": p, "cycle": 1, "fires": 1}
+    if kind == "pattern":
+        cycle = fields.get("cycle")
+        if cycle is None or cycle < 1 or cycle > P.MAX_PATTERN_CYCLE:
+            raise P.FieldError("cycle must be 1..128", "cycle")
+        try:
+            fires = P.fires_from_mask(fields.get("fires") or "")
+        except ValueError:
+            raise P.FieldError("fires must be a hex bit mask", "fires") from None
+        if not fires or max(fires) > cycle:
+            raise P.FieldError("fires must name presses within the cycle", "fires")
+        profile["cycle"] = cycle
+        profile["fires"] = int(fields["fires"], 16)
+    return profile
+
+
+def profile_text(profile):
+    """The profile as PROFILE field text (what ``profile.txt`` holds)."""
+    text = "kind=%s p=%s" % (profile["kind"], ",".join([str(v) for v in profile["p"]]))
+    if profile["kind"] == "pattern":
+        text += " cycle=%d fires=%X" % (profile["cycle"], profile["fires"])
+    return text
+
+
+def parse_profile(text):
+    """Parse stored profile text; raises ValueError if it is damaged."""
+    raw = {}
+    for part in text.split():
+        eq = part.find("=")
+        if eq < 1:
+            raise ValueError("bad profile text")
+        raw[part[:eq]] = part[eq + 1 :]
+    return profile_from_fields(P.typed(P.COMMAND, "PROFILE", raw))

@@ -1,0 +1,141 @@
+"""Computer players: ``random`` (uniform over legal moves) and ``greedy`` (plays sensibly).
+
+A bot answers two questions: :meth:`Bot.choose` — which of ``game.legal_moves()``
+to make when it is the decider — and :meth:`Bot.table_move` — whether to make
+one of the out-of-turn moves open to its seat (call UNO, catch, jump in).
+Each bot owns a ``random.Random`` seeded by the caller, so games replay exactly.
+"""
+
+from __future__ import annotations
+
+import random
+from collections import Counter
+from typing import TYPE_CHECKING
+
+from game.cards import COLORS, Card, Color, Kind
+from game.errors import RulesetError
+from game.moves import Decision, Move, MoveKind
+
+if TYPE_CHECKING:
+    from game.engine import Game
+
+BOT_NAMES = ("random", "greedy")
+
+
+class Bot:
+    """Base class: subclasses override :meth:`choose` and may override :meth:`table_move`."""
+
+    name = "bot"
+
+    def __init__(self, seed: int | None = None) -> None:
+        self.rng = random.Random(seed)
+
+    def choose(self, game: Game, seat: int) -> Move:
+        raise NotImplementedError
+
+    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
+        """Pick one of ``moves`` (this seat's out-of-turn moves) or None."""
+        return None
+
+
+class RandomBot(Bot):
+    """Uniform over the legal moves; out of turn, uniform over "do nothing" and its table moves."""
+
+    name = "random"
+
+    def choose(self, game: Game, seat: int) -> Move:
+        moves = game.legal_moves()
+        return moves[self.rng.randrange(len(moves))]
+
+    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
+        if not moves:
+            return None
+        pick = self.rng.randrange(len(moves) + 1)
+        return moves[pick] if pick < len(moves) else None
+
+
+class GreedyBot(Bot):
+    """Keeps wilds, dumps high points, calls UNO, catches, challenges when likely.
+
+    Picks the colour it holds most and aims at the player with the fewest cards.
+    """
+
+    name = "greedy"
+
+    def choose(self, game: Game, seat: int) -> Move:
+        moves = game.legal_moves()
+        pending = game.pending
+        if pending is Decision.COLOR:
+            return Move.choose(favourite_color(game.hands[seat]))
+        if pending is Decision.TARGET:
+            return Move.aim(fewest_cards(game, seat))
+        if pending is Decision.GIVE:
+            return Move.give(least_useful(game, game.hands[seat]))
+        if pending is Decision.CHALLENGE:
+            return self._challenge(game, seat, moves)
+        plays = [m for m in moves if m.kind is MoveKind.PLAY]
+        if pending is Decision.STACK:
+            return plays[0] if plays else moves[-1]
+        if pending is Decision.DRAWN:
+            drawn = plays[0] if plays else None
+            keep = drawn is None or (drawn.card is not None and drawn.card.is_wild and len(game.hands[seat]) > 2)
+            return moves[-1] if keep else drawn  # type: ignore[return-value]
+        if not plays:
+            return moves[-1]  # draw / pass
+        return max(plays, key=lambda m: self._value(game, seat, m.card))  # type: ignore[arg-type]
+
+    def _value(self, game: Game, seat: int, card: Card) -> float:
+        hand = game.hands[seat]
+        if card.is_wild:
+            return -100.0 + game.ruleset.card_points(card) / 10
+        value = float(game.ruleset.card_points(card))
+        value += sum(1 for c in hand if c.color is card.color) / 2
+        if card.kind is Kind.TRADE_HANDS:
+            smallest = min(len(game.hands[s]) for s in range(game.num_players) if s != seat)
+            value = 60.0 if smallest < len(hand) - 1 else -50.0
+        if card.kind is Kind.DISCARD_ALL:
+            value += 10 * sum(1 for c in hand if c.color is card.color)
+        return value
+
+    def _challenge(self, game: Game, seat: int, moves: list[Move]) -> Move:
+        stacks = [m for m in moves if m.kind is MoveKind.PLAY]
+        if stacks:
+            return stacks[0]
+        accused = len(game.hands[game.actor])
+        likely_guilty = 1 - 0.75 ** accused
+        return Move(MoveKind.CHALLENGE) if likely_guilty > 1 / 3 else Move(MoveKind.ACCEPT)
+
+    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
+        for move in moves:
+            if move.kind in (MoveKind.UNO, MoveKind.CATCH):
+                return move
+        return moves[0] if moves else None
+
+
+def favourite_color(hand: list[Card]) -> Color:
+    """The colour held most (ties: R, B, G, Y order); red for an all-wild hand."""
+    counts = Counter(c.color for c in hand if c.color is not None)
+    return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
+
+
+def fewest_cards(game: Game, seat: int) -> int:
+    others = [s for s in range(game.num_players) if s != seat]
+    return min(others, key=lambda s: (len(game.hands[s]), s))
+
+
+def least_useful(game: Game, hand: list[Card]) -> Card:
+    """The card to give away: never a wild if avoidable, else the one worth most points."""
+    return min(hand, key=lambda c: (c.is_wild, -game.ruleset.card_points(c)))
+
+
+def make_bot(name: str, seed: int | None) -> Bot:
+    if name == "random":
+        return RandomBot(seed)
+    if name == "greedy":
+        return GreedyBot(seed)
+    raise RulesetError(f"unknown bot {name!r}", hint=f"bots are: {', '.join(BOT_NAMES)}")
+
+
+def seat_moves(game: Game, seat: int, moves: list[Move]) -> list[Move]:
+    """The table moves ``seat`` itself may make."""
+    return [m for m in moves if game.seat_of(m) == seat]

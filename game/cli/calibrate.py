@@ -1,0 +1,313 @@
+"""``uno-attack calibrate record|fit|compare|plan|tune``: measure a launcher, fit it, compare it, tune it.
+
+A thin layer over :mod:`launcher.calibration`; ``docs/calibration.md`` is the guide.
+"""
+
+from __future__ import annotations
+
+import argparse
+from pathlib import Path
+from typing import Any
+
+import numpy as np
+
+from hardware.errors import ConfigError
+from launcher.analysis import analyse
+from launcher.base import Launcher
+from launcher.calibration.compare import Comparison, Side, compare
+from launcher.calibration.fit import FitReport, fit_sessions
+from launcher.calibration.histogram import LEGEND, TARGET, histogram
+from launcher.calibration.intervals import METHOD, presses_needed, worst_case_distribution
+from launcher.calibration.plot import plot_distribution
+from launcher.calibration.record import ManualLauncher, Recorder
+from launcher.calibration.session import (
+    Press,
+    SessionError,
+    SessionHeader,
+    SessionWriter,
+    read_session,
+    read_sessions,
+)
+from launcher.calibration.tune import TuneResult, tune
+from launcher.profiles import load_profile, save_profile
+from launcher.spec import open_launcher, resolve_spec
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("calibrate", help="measure a launcher, fit a profile, compare, plan, tune")
+    actions = parser.add_subparsers(dest="calibrate_command", metavar="ACTION", required=True)
+    _register_record(actions)
+    _register_fit(actions)
+    _register_compare(actions)
+    _register_plan(actions)
+    _register_tune(actions)
+
+
+# -- record ---------------------------------------------------------------------------------
+def _register_record(actions: Any) -> None:
+    record = actions.add_parser("record", help="press a launcher N times, one JSON line per press")
+    record.add_argument("session", metavar="SESSION.jsonl")
+    record.add_argument("--launcher", metavar="SPEC", help="launcher spec (default $UNO_ATTACK_LAUNCHER or sim://)")
+    record.add_argument("--manual", action="store_true", help="a person presses and types each count")
+    record.add_argument("--resume", action="store_true", help="continue an interrupted session")
+    record.add_argument("--presses", type=int, metavar="N", help="presses in the whole session (default 100)")
+    record.add_argument("--cards", type=int, default=90, help="cards loaded into the hopper (default 90)")
+    record.add_argument("--reload-below", type=int, default=10, help="top the hopper up below this many cards")
+    record.add_argument("--batteries", default="", help="e.g. 'fresh alkaline C, 4.6 V'")
+    record.add_argument("--notes", default="", help="anything worth keeping with the data")
+    record.add_argument("--seed", type=int, default=None, help="seed for simulated launchers")
+    record.set_defaults(func=run_record)
+
+
+def _ask_count(number: int, loaded: int) -> int:
+    """The manual prompt: a whole number of cards, re-asked until it is one."""
+    while True:
+        answer = input(f"press {number} ({loaded} cards loaded): press the launcher once; cards out? ").strip()
+        if answer.isdigit() and int(answer) <= 200:
+            return int(answer)
+        print("  type how many cards came out (0 if none), or press Ctrl-C to stop and --resume later")
+
+
+def _tell(text: str) -> None:
+    print(text)
+    input("press Enter when ready ")
+
+
+def _open_recording(args: argparse.Namespace, header: SessionHeader, done: int) -> Launcher[Any]:
+    if header.manual:
+        return ManualLauncher(_ask_count, _tell, first_number=done + 1)
+    seed = None if header.seed is None else header.seed + done
+    return open_launcher(header.launcher, default_seed=seed)
+
+
+def _new_header(args: argparse.Namespace) -> SessionHeader:
+    if args.cards < 1 or args.reload_below < 0 or (args.presses is not None and args.presses < 1):
+        raise ConfigError("--cards and --presses must be at least 1 and --reload-below at least 0")
+    spec = "manual" if args.manual else resolve_spec(args.launcher)
+    return SessionHeader(
+        launcher=spec, cards_loaded=args.cards, reload_below=args.reload_below,
+        presses_planned=args.presses or 100, manual=args.manual, batteries=args.batteries,
+        notes=args.notes, seed=args.seed,
+    )
+
+
+def run_record(args: argparse.Namespace) -> int:
+    if args.resume:
+        session = read_session(args.session)
+        header, done = session.header, len(session.presses)
+        total = args.presses or header.presses_planned
+        writer = SessionWriter.resume(session)
+        print(f"resuming {args.session}: {done} presses recorded, {max(total - done, 0)} to go")
+    else:
+        header, done = _new_header(args), 0
+        total = header.presses_planned
+        writer = SessionWriter.create(args.session, header)
+    with writer, _open_recording(args, header, done) as launcher:
+        recorder = Recorder(launcher, writer, header, next_n=done + 1,
+                            on_press=_echo if header.manual else None)
+        try:
+            recorder.run(max(total - done, 0))
+        except (KeyboardInterrupt, EOFError):
+            print(f"\nstopped: {recorder.next_n - 1} presses saved in {args.session}; "
+                  f"continue with: uno-attack calibrate record {args.session} --resume")
+            raise KeyboardInterrupt from None
+    print(f"{recorder.next_n - 1} presses in {args.session}; next: uno-attack calibrate fit {args.session}")
+    return 0
+
+
+def _echo(press: Press) -> None:
+    print(f"  recorded press {press.n}: {press.count} card(s)")
+
+
+# -- fit ----------------------------------------------------------------------------------------
+def _register_fit(actions: Any) -> None:
+    fit = actions.add_parser("fit", help="estimate the distribution, check independence, fit a profile")
+    fit.add_argument("sessions", nargs="+", metavar="SESSION.jsonl")
+    fit.add_argument("--out", metavar="PROFILE.toml", help="write the fitted profile (usable as sim://?profile=PATH)")
+    fit.add_argument("--name", help="name of the written profile (default: the file name)")
+    fit.add_argument("--plot", metavar="FILE.png", help="draw the estimate with its intervals (needs matplotlib)")
+    fit.add_argument("--lags", type=int, default=10, help="lags for the autocorrelation checks (default 10)")
+    fit.set_defaults(func=run_fit)
+
+
+def _fit_lines(report: FitReport) -> list[str]:
+    est = report.estimate
+    lines = [f"{report.presses} presses from {', '.join(report.data.labels)}", "",
+             f"P(count = k) with simultaneous 95 % intervals ({METHOD}):"]
+    lines += histogram(est.values, est.probabilities, est.low, est.high)
+    lines += [LEGEND.rsplit("   ", 1)[0], ""]
+    lines.append(f"mean {report.mean.mean:.3f} cards per press, 95 % interval "
+                 f"[{report.mean.low:.3f}, {report.mean.high:.3f}] (Student t)")
+    verdict = "look independent" if report.independent else "are NOT independent"
+    lines += ["", f"independence checks: presses {verdict} (each check at 0.05 / {len(report.independence)})"]
+    lines += [f"  {t.name}: statistic {t.statistic:.2f}, p = {t.p_value:.3g}; {t.detail}" for t in report.independence]
+    lines += ["", "load checks:" if report.load else "load checks: the load never varied enough to check"]
+    lines += [f"  {t.name}: p = {t.p_value:.3g}; {t.detail}" for t in report.load]
+    return lines + _model_lines(report)
+
+
+def _model_lines(report: FitReport) -> list[str]:
+    lines = ["", "count models (lower AIC is better; BIC for reference):"]
+    for model in report.counts:
+        lines.append(f"  {model.name:<33} AIC {model.aic:9.1f}   BIC {model.bic:9.1f}   ({model.parameters} params)")
+    lines += ["", "what decides whether a press fires (AIC; independent unless a check flags a dependence",
+              "and that model beats independent presses by more than 2):"]
+    for key, structure in sorted(report.structures.items(), key=lambda kv: kv[1].model.aic):
+        chosen = "  <- chosen" if key == report.structure else ""
+        lines.append(f"  {structure.model.name:<40} AIC {structure.model.aic:9.1f}{chosen}")
+    if report.structure != "iid":
+        firing = report.firing
+        lines += ["", "cards per firing press, with simultaneous 95 % intervals:"]
+        lines += histogram(firing.values, firing.probabilities, firing.low, firing.high)
+    lines += ["", f"fitted profile: {report.profile.kind} -- {report.profile.description}"]
+    return lines + [f"note: {note}" for note in report.notes]
+
+
+def run_fit(args: argparse.Namespace) -> int:
+    sessions = read_sessions(args.sessions)
+    name = args.name or (Path(args.out).stem if args.out else "fitted")
+    report = fit_sessions(sessions, name=name, lags=args.lags)
+    print("\n".join(_fit_lines(report)))
+    if args.out:
+        save_profile(report.profile, args.out)
+        print(f"profile written to {args.out}; try: uno-attack profile show {args.out}")
+    if args.plot:
+        est = report.estimate
+        plot_distribution(args.plot, f"{report.presses} presses: estimate with simultaneous 95 % intervals",
+                          est.probabilities, est.low, est.high, analyse(report.profile).probabilities,
+                          target_label=f"fitted {report.profile.kind} profile")
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+# -- compare ----------------------------------------------------------------------------------
+def _register_compare(actions: Any) -> None:
+    cmp = actions.add_parser("compare", help="are two sessions, or a session and a profile, the same?")
+    cmp.add_argument("a", metavar="A", help="a session file (.jsonl) or a profile (preset name or .toml)")
+    cmp.add_argument("b", metavar="B", help="a session file (.jsonl) or a profile (preset name or .toml)")
+    cmp.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
+    cmp.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo p-values")
+    cmp.add_argument("--plot", metavar="FILE.png", help="draw A against B (needs matplotlib)")
+    cmp.set_defaults(func=run_compare)
+
+
+def _side(text: str) -> Side:
+    path = Path(text)
+    if path.suffix != ".toml" and path.exists():
+        session = read_session(path)
+        if not session.presses:
+            raise SessionError(f"{path}: no presses recorded yet")
+        return Side.of_counts(session.label, session.counts)
+    return Side.of_profile(load_profile(text))
+
+
+def run_compare(args: argparse.Namespace) -> int:
+    if not 0 < args.alpha < 1:
+        raise ConfigError(f"--alpha {args.alpha}: expected a number between 0 and 1")
+    result = compare(_side(args.a), _side(args.b), alpha=args.alpha, seed=args.seed)
+    print("\n".join(_compare_lines(result)))
+    if args.plot:
+        width = max(len(result.a.cells), len(result.b.cells))
+        plot_distribution(args.plot, f"{result.a.label} vs {result.b.label}", result.a.distribution(width),
+                          target=result.b.distribution(width), label=result.a.label, target_label=result.b.label)
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def _compare_lines(result: Comparison) -> list[str]:
+    width = max(len(result.a.cells), len(result.b.cells))
+    lines = [f"A = {result.a.label}   B = {result.b.label}   (bars = A, {TARGET} = B)"]
+    lines += histogram(range(width), result.a.distribution(width), target=result.b.distribution(width),
+                       target_name="B")
+    for test in result.tests:
+        lines.append(f"  {test.name}: statistic {test.statistic:.3g}, p = {test.p_value:.3g}")
+    if result.tests:
+        lines.append(f"  combined (Bonferroni over {len(result.tests)} tests): p = {result.p_value:.3g}")
+    if result.effect:
+        lines.append(f"  effect size: total variation distance {result.total_variation:.3f}, {result.effect}")
+    return lines + ["", result.verdict]
+
+
+# -- plan ------------------------------------------------------------------------------------------
+def _register_plan(actions: Any) -> None:
+    plan = actions.add_parser("plan", help="how many presses pin every probability to +-P at 95 %")
+    plan.add_argument("--precision", type=float, required=True, metavar="P", help="e.g. 0.05 for +-5 points")
+    plan.add_argument("--profile", metavar="NAME|PATH", help="your best guess of the launcher (default: worst case)")
+    plan.add_argument("--counts", type=int, default=11, metavar="K",
+                      help="without --profile: how many different counts to expect (default 11: 0-10)")
+    plan.set_defaults(func=run_plan)
+
+
+def run_plan(args: argparse.Namespace) -> int:
+    if not 0 < args.precision < 0.5:
+        raise ConfigError(f"--precision {args.precision}: expected a number between 0 and 0.5, e.g. 0.05")
+    if args.profile:
+        profile = load_profile(args.profile)
+        guess = analyse(profile).probabilities
+        basis = f"assuming the launcher behaves like {profile.name}"
+    else:
+        if args.counts < 2:
+            raise ConfigError(f"--counts {args.counts}: expected at least 2")
+        guess = worst_case_distribution(args.counts)
+        basis = f"worst case over {args.counts} counts (one of them at 1/2)"
+    needed = presses_needed(args.precision, guess)
+    print(f"{needed} presses pin every P(count = k) to within +-{args.precision:g} at 95 % "
+          f"(simultaneous, {METHOD}), {basis}.")
+    print(f"At one press every 5 seconds that is about {needed * 5 / 60:.0f} minutes; "
+          "sessions can be split and resumed (record --resume) or pooled (fit A B C).")
+    return 0
+
+
+# -- tune --------------------------------------------------------------------------------------------
+def _register_tune(actions: Any) -> None:
+    tune_parser = actions.add_parser("tune", help="set a motor launcher's timing to match a target profile")
+    tune_parser.add_argument("--target", required=True, metavar="PROFILE", help="preset name or .toml")
+    tune_parser.add_argument("--launcher", metavar="SPEC", help="a launcher with adjustable motor time")
+    tune_parser.add_argument("--session", metavar="SESSION.jsonl", help="recorded presses with motor_ms to fit from")
+    tune_parser.add_argument("--probe-repeats", type=int, default=12, help="motor runs per probed time")
+    tune_parser.add_argument("--verify-presses", type=int, default=300, help="presses measured after tuning")
+    tune_parser.add_argument("--seed", type=int, default=0)
+    tune_parser.add_argument("--plot", metavar="FILE.png", help="draw measured vs target (needs matplotlib)")
+    tune_parser.set_defaults(func=run_tune)
+
+
+def _recorded(path: str | None) -> tuple[np.ndarray, np.ndarray] | None:
+    if not path:
+        return None
+    session = read_session(path)
+    keep = ~np.isnan(session.motor_ms)
+    if not keep.any():
+        raise SessionError(f"{path}: no press records motor_ms; record it with a motor launcher")
+    return session.motor_ms[keep], session.counts[keep].astype(float)
+
+
+def run_tune(args: argparse.Namespace) -> int:
+    if args.probe_repeats < 1 or args.verify_presses < 1:
+        raise ConfigError("--probe-repeats and --verify-presses must be at least 1")
+    target = load_profile(args.target)
+    with open_launcher(args.launcher, default_seed=args.seed) as launcher:
+        result = tune(launcher, target, probe_repeats=args.probe_repeats, verify_presses=args.verify_presses,
+                      seed=args.seed, recorded=_recorded(args.session), progress=print)
+    print("\n".join(_tune_lines(result, target.name)))
+    if args.plot:
+        plot_distribution(args.plot, f"tuned to {target.name}: {args.verify_presses} measured presses",
+                          result.measured, target=result.target, target_label=f"target {target.name}")
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def _tune_lines(result: TuneResult, target: str) -> list[str]:
+    law = result.law
+    lines = [
+        f"motor law from {result.probes} runs: cards ~ Poisson({law.rate * 1000:.2f} per second "
+        f"x (motor ms - {law.dead_ms:.0f}) / 1000)",
+        f"ms_per_card: {result.ms_before:.1f} -> {result.ms_per_card:.1f}",
+        f"predicted distance to {target} (total variation): {result.predicted_before:.3f} before, "
+        f"{result.predicted_distance:.3f} after",
+        f"measured distance after tuning ({result.measured_presses} open-loop presses): "
+        f"{result.measured_distance:.3f}",
+    ]
+    width = max(len(result.measured), len(result.target))
+    lines += histogram(range(width), np.pad(result.measured, (0, width - len(result.measured))),
+                       target=np.pad(result.target, (0, width - len(result.target))))
+    return lines

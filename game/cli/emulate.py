@@ -1,0 +1,140 @@
+"""``uno-attack emulate``: serve the emulated launcher (real firmware logic) on a pseudo-terminal.
+
+Any serial tool then opens it like a Pico on USB::
+
+    uno-attack emulate --link /tmp/launcher --fast --faults drop:0.02
+    uno-attack play --launcher serial:///tmp/launcher          # in another terminal
+
+Runs until Ctrl-C or SIGTERM, then stops the motor, removes the link and prints what
+happened. ``--link`` is a symlink that follows the pty across replugs (like
+``/dev/serial/by-id/...``). Details: ``docs/firmware.md``, "The emulator".
+"""
+
+from __future__ import annotations
+
+import argparse
+import signal
+import sys
+import threading
+from typing import Any
+
+from firmware_bridge import protocol
+from firmware_bridge.emulator import Emulator
+from firmware_bridge.faults import FAULTS_FORM, FaultPlan
+from hardware.errors import ConfigError
+from hardware.mechanism import MechanismParams
+
+EXAMPLE = "uno-attack emulate --link /tmp/launcher --fast --faults drop:0.02,reboot@30s"
+#: ``--mechanism`` keys -> MechanismParams fields (the same names as emu:// options).
+MECHANISM_KEYS = {
+    "cps": "cards_per_second",
+    "transit_ms": "card_transit_ms",
+    "slip": "slip_rate",
+    "double": "double_feed_rate",
+    "catch": "catch_rate",
+    "battery": "battery",
+    "stall": "stall_duty",
+}
+FAST = {"cards_per_second": 400.0, "card_transit_ms": 1.0}
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "emulate",
+        help="serve an emulated Pico launcher on a pseudo-terminal",
+        description=f"Serve the launcher firmware, emulated, on a pty. Example: {EXAMPLE}",
+    )
+    parser.add_argument(
+        "--link", metavar="PATH", help="make PATH a symlink to the pty (kept across replugs)"
+    )
+    parser.add_argument(
+        "--profile", metavar="NAME|FILE", help="standalone profile on the emulated flash"
+    )
+    parser.add_argument("--faults", default="", metavar="PLAN", help=f"fault plan: {FAULTS_FORM}")
+    parser.add_argument(
+        "--seed", type=int, default=0, help="seed for the mechanism, boot ids and faults"
+    )
+    parser.add_argument(
+        "--cards", type=int, default=90, help="cards in the hopper at start (default 90)"
+    )
+    parser.add_argument("--fast", action="store_true", help="a 100x faster mechanism (400 cards/s)")
+    parser.add_argument(
+        "--mechanism",
+        default="",
+        metavar="K=V,...",
+        help=f"mechanism parameters: {', '.join(MECHANISM_KEYS)} (e.g. cps=8,slip=0.05)",
+    )
+    parser.set_defaults(func=run)
+
+
+def mechanism_params(text: str, *, fast: bool) -> MechanismParams:
+    """``cps=8,slip=0.05`` (over ``--fast``'s values) -> MechanismParams; ConfigError if bad."""
+    values: dict[str, Any] = dict(FAST) if fast else {}
+    for item in (part.strip() for part in text.split(",")):
+        if not item:
+            continue
+        key, sep, raw = item.partition("=")
+        if not sep or key not in MECHANISM_KEYS:
+            known = ", ".join(MECHANISM_KEYS)
+            raise ConfigError(f"--mechanism {item!r}: expected KEY=NUMBER with KEY one of {known}")
+        try:
+            values[MECHANISM_KEYS[key]] = float(raw)
+        except ValueError:
+            raise ConfigError(f"--mechanism {item!r}: {raw!r} is not a number") from None
+    return MechanismParams(**values)
+
+
+def profile_text(name: str | None) -> str | None:
+    """The PROFILE field text the emulated flash holds for a named or file profile."""
+    if not name:
+        return None
+    from launcher.profiles import load_profile
+    from launcher.serial import profile_fields
+
+    fields = profile_fields(load_profile(name))
+    return " ".join(f"{key}={protocol.format_value(value)}" for key, value in fields)
+
+
+def build_emulator(args: argparse.Namespace) -> Emulator:
+    if args.cards < 0:
+        raise ConfigError(f"--cards must not be negative, not {args.cards}")
+    return Emulator(
+        seed=args.seed,
+        profile=profile_text(args.profile),
+        faults=FaultPlan.parse(args.faults, seed=args.seed),
+        mechanism=mechanism_params(args.mechanism, fast=args.fast),
+        cards=args.cards,
+        link=args.link,
+    )
+
+
+def run(args: argparse.Namespace) -> int:
+    emulator = build_emulator(args)
+    stop = threading.Event()
+    previous = {
+        sig: signal.signal(sig, lambda *_: stop.set()) for sig in (signal.SIGINT, signal.SIGTERM)
+    }
+    try:
+        port = emulator.start()
+        where = f"{port} (link {args.link})" if args.link else port
+        print(
+            f"emulating the launcher on {where}; boot id {emulator.boot_id}; Ctrl-C stops",
+            flush=True,
+        )
+        stop.wait()
+    finally:
+        emulator.stop()
+        for sig, handler in previous.items():
+            signal.signal(sig, handler)
+    print(_summary(emulator), file=sys.stderr)
+    return 0
+
+
+def _summary(emulator: Emulator) -> str:
+    jobs = emulator.jobs_executed
+    spans = emulator.motor_on_spans()
+    longest = max((off - on for on, off in spans), default=0)
+    return (
+        f"stopped: {len(jobs)} jobs, {emulator.cards_ejected} cards ejected, "
+        f"{len(emulator.board.boots)} boots, longest motor run {longest} ms"
+    )

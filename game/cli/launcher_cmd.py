@@ -1,0 +1,287 @@
+"""``uno-attack launcher …``: bring-up and table mode for any launcher backend.
+
+* ``serve``  the launcher of a physical game: fire on each button press, log, survive jams;
+* ``fire``   press a few times and print what came out;
+* ``test``   bring-up checks: motor spin, beam, button (GPIO); one press elsewhere;
+* ``clear``  clear a latched fault (in a running ``serve`` via its pid file, or on the launcher);
+* ``ports``  list serial ports (for ``serial://`` launchers).
+
+Every sub-command takes ``--launcher SPEC`` (``sim://``, ``gpio://…``, ``serial://…``,
+``emu://…``; default ``$UNO_ATTACK_LAUNCHER`` or ``sim://``).
+"""
+
+from __future__ import annotations
+
+import argparse
+import os
+import signal
+import sys
+import threading
+from contextlib import ExitStack
+from pathlib import Path
+from typing import Any, TextIO
+
+from hardware import safety
+from hardware.errors import ConfigError, LauncherError
+from launcher.base import Launcher
+from launcher.spec import open_launcher, resolve_spec
+
+EXIT_OK, EXIT_CHECK_FAILED = 0, 1
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser("launcher", help="bring up, test and serve a launcher")
+    commands = parser.add_subparsers(dest="launcher_command", metavar="SUBCOMMAND", required=True)
+    _add(commands, "serve", "fire on every button press (table mode), logging each press", _serve)
+    _add(commands, "fire", "press the launcher and print what came out", _fire)
+    _add(commands, "test", "bring-up checks: motor spin, beam and button", _test)
+    _add(commands, "clear", "clear a latched fault", _clear)
+    _add(commands, "ports", "list serial ports", _ports)
+
+
+def _add(commands: Any, name: str, help_text: str, func: Any) -> None:
+    parser = commands.add_parser(name, help=help_text, description=help_text)
+    parser.add_argument(
+        "--launcher", metavar="SPEC", help="launcher spec (default: $UNO_ATTACK_LAUNCHER or sim://)"
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed for the launcher's profile when the spec has none"
+    )
+    _OPTIONS[name](parser)
+    parser.set_defaults(func=func)
+
+
+def _serve_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--log", metavar="FILE", help="append presses to this session file (JSON Lines)"
+    )
+    parser.add_argument(
+        "--cards", type=int, default=0, help="cards loaded in the hopper at start (0: unknown)"
+    )
+    parser.add_argument(
+        "--pid-file", metavar="FILE", help="write the process id here (for `launcher clear`)"
+    )
+    parser.add_argument("--max-presses", type=int, help="stop after this many presses")
+    parser.add_argument(
+        "--idle", type=float, metavar="SECONDS", help="stop after this long without a press"
+    )
+
+
+def _fire_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--presses", type=int, default=1, help="how many presses (default 1)")
+    parser.add_argument(
+        "--cards", type=int, default=0, help="load this many cards first (0: leave the hopper)"
+    )
+
+
+def _test_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--spin-ms", type=float, default=500.0, help="how long to spin the motor (default 500)"
+    )
+    parser.add_argument(
+        "--button-timeout", type=float, default=10.0, help="seconds to wait for a button press"
+    )
+
+
+def _clear_options(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument(
+        "--pid-file",
+        metavar="FILE",
+        help="clear the fault of the `serve` running with this pid file",
+    )
+
+
+_OPTIONS = {
+    "serve": _serve_options,
+    "fire": _fire_options,
+    "test": _test_options,
+    "clear": _clear_options,
+    "ports": lambda parser: None,
+}
+
+
+def _open(args: argparse.Namespace) -> Launcher[Any]:
+    return open_launcher(args.launcher, default_seed=args.seed)
+
+
+# -- serve ----------------------------------------------------------------------------
+def _serve(
+    args: argparse.Namespace, *, stdin: TextIO | None = None, out: TextIO | None = None
+) -> int:
+    from game.cli.launcher_serve import serve
+
+    out = out or sys.stdout
+    safety.install_sigterm_handler()
+    safety.install_thread_death_hook()
+    with ExitStack() as stack:
+        launcher = stack.enter_context(_open(args))
+        if args.cards:
+            launcher.load(range(args.cards))
+        writer = stack.enter_context(_session_writer(args, launcher)) if args.log else None
+        if args.pid_file:
+            _write_pid_file(Path(args.pid_file), stack)
+        source, how = _press_source(launcher, stdin or sys.stdin)
+        print(f"serving {launcher!r}: {how}", file=out, flush=True)
+        stats = serve(
+            launcher, source, writer, out=out, max_presses=args.max_presses, idle_s=args.idle
+        )
+    print(
+        f"stopped: {stats.presses} presses, {stats.cards} cards, {stats.faults} faults, motor off",
+        file=out,
+    )
+    return EXIT_OK
+
+
+def _press_source(launcher: Launcher[Any], stdin: TextIO) -> tuple[Any, str]:
+    """The GPIO button when there is one (SIGUSR1 clears), else lines on stdin."""
+    from game.cli.launcher_serve import ButtonPresses, LinePresses
+
+    driver = getattr(launcher, "driver", None)
+    if driver is not None and driver.button is not None:
+        source = ButtonPresses(driver)
+        _on_sigusr1(lambda: source.request("clear"))
+        return source, "press the button to fire; hold it to clear a jam"
+    return LinePresses(stdin), "Enter fires, 'clear' clears a fault, 'quit' stops"
+
+
+def _session_writer(args: argparse.Namespace, launcher: Launcher[Any]) -> Any:
+    from launcher.calibration.session import SessionHeader, SessionWriter, read_session
+
+    path = Path(args.log)
+    if path.exists() and path.stat().st_size:
+        return SessionWriter.resume(read_session(path))
+    if path.exists():
+        path.unlink()
+    header = SessionHeader(
+        launcher=resolve_spec(args.launcher),
+        cards_loaded=launcher.remaining,
+        reload_below=0,
+        presses_planned=args.max_presses or 0,
+        notes="uno-attack launcher serve",
+        seed=args.seed,
+    )
+    return SessionWriter.create(path, header)
+
+
+def _on_sigusr1(callback: Any) -> None:
+    if threading.current_thread() is threading.main_thread() and hasattr(signal, "SIGUSR1"):
+        signal.signal(signal.SIGUSR1, lambda signum, frame: callback())
+
+
+def _write_pid_file(path: Path, stack: ExitStack) -> None:
+    try:
+        path.write_text(f"{os.getpid()}\n", encoding="utf-8")
+    except OSError as error:
+        raise ConfigError(f"{path}: cannot write pid file ({error.strerror})") from None
+    stack.callback(path.unlink, missing_ok=True)
+
+
+# -- fire -----------------------------------------------------------------------------
+def _fire(args: argparse.Namespace) -> int:
+    if args.presses < 1:
+        raise ConfigError(f"--presses {args.presses}: expected at least 1")
+    with _open(args) as launcher:
+        if args.cards:
+            launcher.load(range(args.cards))
+        for n in range(1, args.presses + 1):
+            volley = launcher.hit()
+            print(f"press {n}: {volley.counted} card(s){_describe_meta(volley.meta)}")
+        print(f"{launcher!r}")
+    return EXIT_OK
+
+
+def _describe_meta(meta: dict[str, Any]) -> str:
+    parts = [f"{key}={meta[key]}" for key in ("requested", "motor_ms", "stopped") if key in meta]
+    return f" ({', '.join(parts)})" if parts else ""
+
+
+# -- test -----------------------------------------------------------------------------
+def _test(args: argparse.Namespace) -> int:
+    with _open(args) as launcher:
+        driver = getattr(launcher, "driver", None)
+        if driver is None:
+            volley = launcher.hit()
+            print(
+                f"press: {volley.counted} card(s) -- ok "
+                f"({launcher.backend} has no motor, beam or button to check)"
+            )
+            return EXIT_OK
+        checks = [
+            _check_motor(launcher, driver, args.spin_ms),
+            _check_button(driver, args.button_timeout),
+        ]
+    return EXIT_OK if all(checks) else EXIT_CHECK_FAILED
+
+
+def _check_motor(launcher: Any, driver: Any, spin_ms: float) -> bool:
+    print(f"beam before spin: {_beam_state(driver)}")
+    try:
+        result = driver.run_for(spin_ms)
+    except LauncherError as error:
+        print(f"motor: FAILED -- {error}")
+        return False
+    print(f"motor: ran {result.motor_ms:.0f} ms, beam counted {result.counted} card(s) -- ok")
+    if driver.passages_ms:
+        shown = ", ".join(f"{ms:.0f}" for ms in list(driver.passages_ms)[-10:])
+        print(f"beam: each card blocked it for {shown} ms (set double_ms above the longest single)")
+    if driver.beam is not None and not driver.wait_beam_clear(driver.pinmap.blocked_ms / 1000.0):
+        print("beam: still blocked after the spin -- FAILED (card stuck, or wrong beam_active?)")
+        return False
+    return True
+
+
+def _beam_state(driver: Any) -> str:
+    if driver.beam is None:
+        return "no beam sensor configured (open loop)"
+    return "blocked" if driver.beam_blocked else "clear"
+
+
+def _check_button(driver: Any, timeout: float) -> bool:
+    if driver.button is None:
+        print("button: none configured -- skipped")
+        return True
+    print(f"button: press it within {timeout:g} s ...")
+    driver.button_changed.clear()
+    pressed = driver.button_events or driver.clock.wait(driver.button_changed, timeout)
+    print(
+        "button: pressed -- ok" if pressed else "button: not pressed -- FAILED (check wiring / pin)"
+    )
+    return bool(pressed)
+
+
+# -- clear ----------------------------------------------------------------------------
+def _clear(args: argparse.Namespace) -> int:
+    if args.pid_file:
+        return _signal_server(Path(args.pid_file))
+    with _open(args) as launcher:
+        clear = getattr(launcher, "clear_fault", None)
+        cleared = bool(clear()) if callable(clear) else False
+        print("fault cleared" if cleared else f"no fault latched on {launcher!r}")
+    return EXIT_OK
+
+
+def _signal_server(path: Path) -> int:
+    try:
+        pid = int(path.read_text(encoding="utf-8").strip())
+    except (OSError, ValueError):
+        raise ConfigError(
+            f"{path}: not a pid file written by `uno-attack launcher serve --pid-file`"
+        ) from None
+    try:
+        os.kill(pid, signal.SIGUSR1)
+    except ProcessLookupError:
+        raise LauncherError(f"{path}: no process {pid} (is `launcher serve` running?)") from None
+    print(f"asked the launcher server (pid {pid}) to clear its fault")
+    return EXIT_OK
+
+
+# -- ports ----------------------------------------------------------------------------
+def _ports(args: argparse.Namespace) -> int:
+    from serial.tools import list_ports
+
+    ports = sorted(list_ports.comports(), key=lambda port: port.device)
+    if not ports:
+        print("no serial ports found (is the launcher plugged in?)")
+    for port in ports:
+        print(f"{port.device}\t{port.description}\t{port.hwid}")
+    return EXIT_OK

@@ -1,0 +1,214 @@
+"""Standalone table mode: the launcher of a physical game, one press of its button at a time.
+
+:func:`serve` is the loop behind ``uno-attack launcher serve``. Presses come from the
+GPIO button (:class:`ButtonPresses`) or, for any other backend, from lines on stdin
+(:class:`LinePresses`: Enter fires, ``clear`` clears a fault, ``quit`` stops). Each press
+fires per the launcher's profile and is appended to a calibration session file (JSON
+Lines, see docs/profiles.md), so a table evening doubles as a measurement. A fault
+(jam) is announced by the buzzer, the log and a message; the loop then waits for a
+clear: a long press of the button (``hold_clear_ms``), ``clear`` on stdin, SIGUSR1
+(``uno-attack launcher clear --pid-file``). It never fires by itself after a fault.
+
+Everything is testable on the mock rig: the loop waits on the launcher's clock (a
+virtual one with ``gpio://?mock=1``), and stops after ``max_presses`` presses, when
+``stop`` is set, or after ``idle_s`` seconds without a press.
+"""
+
+from __future__ import annotations
+
+import threading
+from abc import ABC, abstractmethod
+from collections import deque
+from collections.abc import Iterator
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from hardware.clock import Clock, MonotonicClock
+from hardware.errors import LauncherFault
+from launcher.base import Launcher
+from launcher.calibration.session import Press, SessionWriter
+
+
+@dataclass
+class ServeStats:
+    presses: int = 0
+    cards: int = 0
+    faults: int = 0
+    clears: int = 0
+
+
+class PressSource(ABC):
+    """Where presses come from. ``next()`` returns 'press', 'clear', 'quit' or None (timed out)."""
+
+    @abstractmethod
+    def next(self, timeout: float, *, faulted: bool) -> str | None: ...
+
+    def wake(self) -> None:  # noqa: B027 - optional hook, nothing to do by default
+        """Make a pending ``next()`` return early (a signal asked for a clear or a stop)."""
+
+
+class ButtonPresses(PressSource):
+    """The launcher's GPIO button: a press fires; while faulted, a long hold clears."""
+
+    def __init__(self, driver: Any) -> None:
+        self.driver = driver
+        self.clock: Clock = driver.clock
+        self.hold_clear_s = driver.pinmap.hold_clear_ms / 1000.0
+        #: Requests from signal handlers or other threads; a deque because its append and
+        #: popleft are atomic, and a signal handler must never wait for a lock.
+        self.requests: deque[str] = deque()
+
+    def request(self, what: str) -> None:
+        """From a signal handler or another thread: 'clear' or 'quit'."""
+        self.requests.append(what)
+        self.driver.button_changed.set()
+
+    def wake(self) -> None:
+        self.driver.button_changed.set()
+
+    def next(self, timeout: float, *, faulted: bool) -> str | None:
+        deadline = self.clock.now() + timeout
+        while True:
+            found = self._pending(faulted)
+            if found is not None:
+                return found
+            remaining = deadline - self.clock.now()
+            if remaining <= 0:
+                return None
+            self.driver.button_changed.clear()
+            if not self.driver.button_events and not self.requests:
+                self.clock.wait(self.driver.button_changed, remaining)
+
+    def _pending(self, faulted: bool) -> str | None:
+        if self.requests:
+            return self.requests.popleft()
+        events = self.driver.button_events
+        while events:
+            kind, held = events.popleft()
+            if faulted and kind == "release" and held >= self.hold_clear_s:
+                return "clear"
+            if kind == "press":
+                return "press"
+        return None
+
+
+class LinePresses(PressSource):
+    """Lines from a text stream (stdin): empty line = press, 'clear', 'quit'; EOF quits."""
+
+    def __init__(self, stream: TextIO) -> None:
+        self._lines: Iterator[str] = iter(stream)
+
+    def next(self, timeout: float, *, faulted: bool) -> str | None:
+        line = next(self._lines, None)
+        if line is None:
+            return "quit"
+        word = line.strip().lower()
+        if word in ("c", "clear"):
+            return "clear"
+        if word in ("q", "quit", "exit"):
+            return "quit"
+        return "press"
+
+
+def serve(
+    launcher: Launcher[Any],
+    source: PressSource,
+    writer: SessionWriter | None,
+    *,
+    out: TextIO,
+    stop: threading.Event | None = None,
+    max_presses: int | None = None,
+    idle_s: float | None = None,
+    poll_s: float = 1.0,
+) -> ServeStats:
+    """Fire on every press until stopped; returns what happened."""
+    stats = ServeStats()
+    clock: Clock = getattr(getattr(launcher, "driver", None), "clock", None) or MonotonicClock()
+    idle_since = clock.now()
+    stop = stop or threading.Event()
+    while not stop.is_set() and (max_presses is None or stats.presses < max_presses):
+        if idle_s is not None and clock.now() - idle_since >= idle_s:
+            break
+        faulted = _fault_of(launcher) is not None
+        action = source.next(poll_s if idle_s is None else min(poll_s, idle_s), faulted=faulted)
+        if action is None:
+            continue
+        idle_since = clock.now()
+        if action == "quit":
+            break
+        if action == "clear":
+            _clear(launcher, writer, out, stats)
+        elif faulted:
+            print(
+                "launcher fault still latched: hold the button or run `uno-attack launcher clear`",
+                file=out,
+            )
+            _signal(launcher, "JAM_ALARM")
+        else:
+            _fire(launcher, writer, out, stats)
+    return stats
+
+
+def _fault_of(launcher: Launcher[Any]) -> LauncherFault | None:
+    fault = getattr(launcher, "fault", None)
+    return fault if isinstance(fault, LauncherFault) else None
+
+
+def _signal(launcher: Launcher[Any], pattern_name: str) -> None:
+    driver = getattr(launcher, "driver", None)
+    if driver is not None:
+        from hardware import gpio_driver
+
+        driver.signal(getattr(gpio_driver, pattern_name))
+
+
+def _fire(
+    launcher: Launcher[Any], writer: SessionWriter | None, out: TextIO, stats: ServeStats
+) -> None:
+    loaded = launcher.remaining
+    stats.presses += 1
+    try:
+        volley = launcher.hit()
+    except LauncherFault as error:
+        stats.faults += 1
+        counted = int(getattr(error, "counted", 0))
+        stats.cards += counted
+        _log_press(writer, stats.presses, counted, loaded, getattr(error, "motor_ms", None))
+        _log_event(
+            writer,
+            {"type": "fault", "n": stats.presses, "fault": error.fault, "message": str(error)},
+        )
+        print(
+            f"press {stats.presses}: {counted} card(s), then FAULT {error.fault}: {error}", file=out
+        )
+        print(f"  {error.hint}; then hold the button to clear", file=out)
+        return
+    stats.cards += volley.counted
+    _log_press(writer, stats.presses, volley.counted, loaded, volley.meta.get("motor_ms"))
+    print(f"press {stats.presses}: {volley.counted} card(s)", file=out)
+
+
+def _clear(
+    launcher: Launcher[Any], writer: SessionWriter | None, out: TextIO, stats: ServeStats
+) -> None:
+    clear = getattr(launcher, "clear_fault", None)
+    cleared = bool(clear()) if callable(clear) else False
+    if cleared:
+        stats.clears += 1
+        _log_event(writer, {"type": "clear", "n": stats.presses})
+        _signal(launcher, "READY_BEEP")
+    print("fault cleared; ready" if cleared else "nothing to clear; ready", file=out)
+
+
+def _log_press(
+    writer: SessionWriter | None, n: int, count: int, loaded: int, motor_ms: Any
+) -> None:
+    if writer is not None:
+        ms = float(motor_ms) if motor_ms is not None else None
+        writer.append(Press(n=n, count=count, loaded=loaded, since_reload=n, motor_ms=ms))
+
+
+def _log_event(writer: SessionWriter | None, record: dict[str, Any]) -> None:
+    """Non-press lines (faults, clears); session readers skip types they do not know."""
+    if writer is not None:
+        writer._write(record)  # noqa: SLF001 - the session format allows extra record types

@@ -1,0 +1,122 @@
+"""``uno-attack profile list | show NAME|PATH | sample NAME --presses N``: look at spit-out profiles."""
+
+from __future__ import annotations
+
+import argparse
+import math
+import sys
+import time
+
+import numpy as np
+
+from launcher.analysis import ProfileAnalysis, analyse, sample
+from launcher.calibration.histogram import SURE, TARGET, histogram
+from launcher.calibration.plot import plot_distribution
+from launcher.profiles import (
+    EscalatingProfile,
+    LoadDependentProfile,
+    PatternProfile,
+    Profile,
+    load_profile,
+    preset_names,
+)
+
+
+def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+    parser = subparsers.add_parser("profile", help="list, show and sample spit-out profiles")
+    actions = parser.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
+    listing = actions.add_parser("list", help="the presets, with their kind, mean and source")
+    listing.set_defaults(func=run_list)
+    show = actions.add_parser("show", help="exact analysis of a preset or profile file")
+    show.add_argument("profile", metavar="NAME|PATH")
+    show.add_argument("--plot", metavar="FILE.png", help="also draw the distribution (needs matplotlib)")
+    show.set_defaults(func=run_show)
+    draw = actions.add_parser("sample", help="draw presses with the vectorised sampler")
+    draw.add_argument("profile", metavar="NAME|PATH")
+    draw.add_argument("--presses", type=int, required=True, metavar="N")
+    draw.add_argument("--seed", type=int, default=None)
+    draw.add_argument("--list", action="store_true", help="print every press's count, one per line")
+    draw.set_defaults(func=run_sample)
+
+
+def run_list(args: argparse.Namespace) -> int:
+    print(f"{'name':<22} {'kind':<15} {'mean':>5} {'P(0)':>5}  source")
+    for name in preset_names():
+        profile = load_profile(name)
+        result = analyse(profile, presses=50_000)
+        source = profile.source if len(profile.source) <= 60 else profile.source[:57] + "..."
+        print(f"{name:<22} {profile.kind:<15} {result.mean:5.2f} {result.p_nothing:5.2f}  {source}")
+    return 0
+
+
+def _structure_lines(profile: Profile) -> list[str]:
+    if isinstance(profile, PatternProfile):
+        reset = "resets on power-up and hopper reload" if profile.reset_on_reload else "resets on power-up"
+        return [f"fires on presses {', '.join(map(str, profile.fires))} of a {profile.cycle}-press cycle ({reset})"]
+    if isinstance(profile, EscalatingProfile):
+        chances = ", ".join(f"{h:.2f}" for h in profile.hazard)
+        guarantee = f"; always fires after {profile.guaranteed_after} misses" if profile.guaranteed_after else ""
+        return [f"P(fire) after 0, 1, 2... empty presses: {chances} (the last holds){guarantee}"]
+    if isinstance(profile, LoadDependentProfile):
+        return [f"from {b.min_loaded} cards loaded: P(0) = {b.probabilities[0]:.2f}" for b in profile.bands]
+    return []
+
+
+def _figures(result: ProfileAnalysis) -> list[str]:
+    def err(key: str) -> str:
+        value = result.standard_errors.get(key)
+        return f" +- {value:.3f} (s.e.)" if value is not None and math.isfinite(value) else ""
+
+    how = "exact" if result.exact else f"simulated, {result.presses_simulated} presses, standard errors given"
+    lines = [f"analysis: {how}"]
+    lines.append(f"mean {result.mean:.3f} cards per press{err('mean')}, sd {result.sd:.3f}")
+    lines.append(f"P(nothing) {result.p_nothing:.3f}{err('p_nothing')}")
+    lines.append(f"expected presses until cards fly (a Wild Hit-Fire): {result.presses_until_cards:.3f}"
+                 f"{err('presses_until_cards')}")
+    if math.isfinite(result.presses_until_cards_from_reset):
+        lines.append(f"  ... right after power-up or a full reload: {result.presses_until_cards_from_reset:.3f}")
+    runs = result.empty_runs
+    shown = ", ".join(f"{l}: {p:.3f}" for l, p in enumerate(runs[:8]))
+    lines.append(f"empty presses before each volley, P(L = l): {shown}{' ...' if len(runs) > 8 else ''}")
+    return lines
+
+
+def run_show(args: argparse.Namespace) -> int:
+    profile = load_profile(args.profile)
+    result = analyse(profile)
+    print(f"{profile.name} ({profile.kind})")
+    print(f"source: {profile.source}")
+    if profile.description:
+        print(profile.description)
+    for line in _structure_lines(profile) + _figures(result):
+        print(line)
+    print("P(count = k):")
+    for row in histogram(range(len(result.probabilities)), result.probabilities):
+        print(row)
+    if args.plot:
+        plot_distribution(args.plot, f"profile {profile.name}", result.probabilities, label=profile.name)
+        print(f"plot written to {args.plot}")
+    return 0
+
+
+def run_sample(args: argparse.Namespace) -> int:
+    from hardware.errors import ConfigError
+
+    if args.presses < 1:
+        raise ConfigError(f"--presses {args.presses}: expected a whole number >= 1")
+    profile = load_profile(args.profile)
+    started = time.perf_counter()
+    counts = sample(profile, args.presses, args.seed)
+    elapsed = time.perf_counter() - started
+    if args.list:
+        sys.stdout.write("\n".join(map(str, counts.tolist())) + "\n")
+        return 0
+    exact = analyse(profile).probabilities
+    observed = np.bincount(counts, minlength=len(exact)) / len(counts)
+    print(f"{args.presses} presses of {profile.name} (seed {args.seed}) in {elapsed:.3f} s")
+    print(f"mean {counts.mean():.3f} (profile {float(exact @ np.arange(len(exact))):.3f}), "
+          f"P(nothing) {observed[0]:.3f} (profile {exact[0]:.3f})")
+    for row in histogram(range(len(observed)), observed, target=exact, target_name="profile"):
+        print(row)
+    print(f"{SURE} share of the sampled presses   {TARGET} the profile's exact probability")
+    return 0

@@ -1,0 +1,66 @@
+"""Wild Customizable: the action a table writes on the blank card, read from a TOML file.
+
+The file lists the card's effect as building blocks (:mod:`game.effects`),
+either as strings or as tables::
+
+    name = "Revenge"
+    effects = ["choose_color", "target", "hit n=3 who=target reason=custom"]
+
+    # or, the same:
+    # [[effect]]
+    # block = "choose_color"
+    # [[effect]]
+    # block = "target"
+    # [[effect]]
+    # block = "hit"
+    # n = 3
+    # who = "target"
+
+Use it with ``uno-attack simulate --custom FILE`` or ``options={"custom": FILE}``.
+The card is a wild: if the effects choose no colour, a colour choice comes first.
+Without a file the card is a plain Wild (choose a colour): see ``docs/rules.md``.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from pathlib import Path
+from typing import Any
+
+from game.errors import RulesetError
+from game.rulesets import Step, parse_step
+
+_FIRST_CARD_ONLY = {"return", "dealer_starts_reversed", "custom"}
+
+
+def load_custom(path: str | Path) -> tuple[Step, ...]:
+    """The steps of the custom card in ``path``; RulesetError names the file and the problem."""
+    where = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise RulesetError(f"cannot read the custom-card file {where}: {error.strerror or error}") from None
+    except tomllib.TOMLDecodeError as error:
+        raise RulesetError(f"{where}: not valid TOML ({error})") from None
+    return custom_steps(data, where)
+
+
+def custom_steps(data: dict[str, Any], where: str) -> tuple[Step, ...]:
+    """Validate the parsed TOML of a custom card."""
+    unknown = sorted(set(data) - {"name", "description", "effects", "effect"})
+    if unknown:
+        raise RulesetError(f"{where}: unknown key(s) {', '.join(unknown)} (expected name, description, effects)")
+    raw = data.get("effects", data.get("effect"))
+    if not isinstance(raw, list) or not raw:
+        raise RulesetError(f"{where}: expected a non-empty list `effects = [\"choose_color\", ...]`")
+    steps = tuple(parse_step(item, f"{where} effects[{i}]") for i, item in enumerate(raw))
+    for i, step in enumerate(steps):
+        if step.name in _FIRST_CARD_ONLY:
+            raise RulesetError(f"{where} effects[{i}]: block {step.name!r} cannot be used on a custom card")
+        if step.name == "trade_hands" and not any(s.name == "target" for s in steps[:i]):
+            raise RulesetError(f"{where} effects[{i}]: trade_hands needs a target block before it")
+        if step.get("who") == "target" and not any(s.name == "target" for s in steps[:i]):
+            raise RulesetError(f"{where} effects[{i}]: who=target needs a target block before it")
+    if not any(s.name == "choose_color" for s in steps):
+        steps = (Step("choose_color"), *steps)  # it is a wild: the colour is always chosen
+    return steps

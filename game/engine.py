@@ -1,0 +1,607 @@
+"""The rules engine: a :class:`Game` you drive with :class:`~game.moves.Move` s.
+
+>>> from game import Game
+>>> game = Game.new("attack", players=3, seed=7)
+>>> move = game.legal_moves()[0]
+>>> game.play(move)
+
+Every hit presses the launcher through its interface only (``load``, ``hit``,
+``unload``, ``remaining``); in ``classic`` and ``pocket`` the draw pile is a
+:class:`~launcher.base.DrawPile` — one code path. All randomness comes from the
+injected chance source, so the same seed, ruleset, players and launcher spec
+replay the same event stream. The engine does no I/O: events go to
+:attr:`Game.events` and, as each happens, to the ``on_event`` callback.
+
+Who acts: :attr:`Game.pending` says what decision is awaited and
+:attr:`Game.decider` from whom; :meth:`Game.legal_moves` lists that seat's
+moves. Out-of-turn moves — calling UNO, catching a player who did not, jumping
+in — are in :meth:`Game.table_moves` (each carries the acting seat in ``by``).
+:meth:`Game.play` accepts both and raises :class:`~game.errors.IllegalMove`
+naming the broken rule, changing nothing.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import Any
+
+from game.cards import COLORS, Card, Color, Kind, sort_key
+from game.chance import Chance, derive_seed, fresh_seed, seeded
+from game.effects import BLOCKS
+from game.errors import IllegalMove, RulesetError
+from game.moves import Decision, Move, MoveKind
+from game.rulesets import Ruleset, Step, load_ruleset
+from game.table import TableMixin
+from launcher.base import DrawPile, Launcher
+
+Event = dict[str, Any]
+EventCallback = Callable[[Event], None]
+
+DRAW = Move(MoveKind.DRAW)
+PASS = Move(MoveKind.PASS)
+TAKE = Move(MoveKind.TAKE)
+CHALLENGE = Move(MoveKind.CHALLENGE)
+ACCEPT = Move(MoveKind.ACCEPT)
+UNO = Move(MoveKind.UNO)
+_PLAY: dict[Card, Move] = {}
+_COLOR_MOVES = [Move.choose(c) for c in COLORS]
+_SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
+
+
+def _play_move(card: Card) -> Move:
+    move = _PLAY.get(card)
+    if move is None:
+        move = _PLAY[card] = Move.play(card)
+    return move
+
+
+def open_game_launcher(ruleset: Ruleset, launcher: Launcher[Any] | str | None, seed: int) -> tuple[Launcher[Any], bool]:
+    """The launcher to play with, and whether the game owns (and closes) it.
+
+    ``None``: a :class:`DrawPile` for pile rulesets, else the default spec
+    (``$UNO_ATTACK_LAUNCHER`` or ``sim://``); ``"pile://"``: a draw pile; other
+    text: a launcher spec, seeded from the game seed when it names no seed.
+    """
+    if isinstance(launcher, Launcher) or (launcher is not None and not isinstance(launcher, str)):
+        return launcher, False
+    if launcher == "pile://" or (launcher is None and ruleset.draws_from_pile):
+        return DrawPile(), True
+    from launcher.spec import open_launcher
+
+    return open_launcher(launcher, default_seed=derive_seed(seed, "launcher")), True
+
+
+class Game(TableMixin):
+    """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int | Sequence[str],
+        launcher: Launcher[Any],
+        chance: Chance,
+        *,
+        seed: int | None = None,
+        on_event: EventCallback | None = None,
+        owns_launcher: bool = False,
+    ) -> None:
+        self.names = [f"P{i}" for i in range(players)] if isinstance(players, int) else list(players)
+        self.num_players = len(self.names)
+        ruleset.check_players(self.num_players)
+        self.ruleset = ruleset
+        self.launcher = launcher
+        self.seed = seed
+        self.on_event = on_event
+        self.events: list[Event] = []
+        self._chance = chance
+        self._owns_launcher = owns_launcher
+        self._challenge_steps = {
+            kind: next((s for s in steps if s.name == "challenge"), None) for kind, steps in ruleset.effects.items()
+        }
+        self.scores = [0] * self.num_players
+        self.round_number = 0
+        self.total_turns = 0
+        self.winner: int | None = None
+        self._reset_round_state()
+        self._start_game()
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: str | Ruleset = "attack",
+        players: int | Sequence[str] = 4,
+        *,
+        launcher: Launcher[Any] | str | None = None,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        on_event: EventCallback | None = None,
+    ) -> Game:
+        """Start a game: deal the first round and resolve the first card.
+
+        ``launcher``: a launcher object (used as is, never closed by the game),
+        a spec such as ``"sim://?profile=web-game"``, ``"pile://"``, or None for
+        the ruleset's default. ``options`` override the ruleset's rule options.
+        """
+        rules = load_ruleset(ruleset, options) if isinstance(ruleset, str) else ruleset
+        if options and not isinstance(ruleset, str):
+            rules = load_ruleset(ruleset.id, {**ruleset.options, **options})
+        seed = fresh_seed() if seed is None else seed
+        count = players if isinstance(players, int) else len(players)
+        rules.check_players(count)
+        device, owned = open_game_launcher(rules, launcher, seed)
+        try:
+            return cls(rules, players, device, seeded(seed), seed=seed, on_event=on_event, owns_launcher=owned)
+        except BaseException:
+            if owned:
+                device.close()
+            raise
+
+    def close(self) -> None:
+        """Close the launcher if the game opened it."""
+        if self._owns_launcher:
+            self.launcher.close()
+
+    def __enter__(self) -> Game:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+    # -- state queries ------------------------------------------------------------
+    @property
+    def top_card(self) -> Card:
+        return self.discard[-1]
+
+    def hand(self, seat: int) -> list[Card]:
+        """A copy of ``seat``'s hand, sorted for display."""
+        return sorted(self.hands[seat], key=sort_key)
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    def is_round_over(self) -> bool:
+        return self.pending in (Decision.ROUND_OVER, Decision.GAME_OVER)
+
+    def is_game_over(self) -> bool:
+        return self.pending is Decision.GAME_OVER
+
+    @property
+    def stacked(self) -> int:
+        """Presses waiting on the stack (Mega Hit stacking, draw stacking, a pending challenge)."""
+        return self._stack
+
+    @property
+    def uno_pending(self) -> int | None:
+        """The seat that is down to one card and has not called UNO yet (it can still be caught)."""
+        if self._uno_open is not None and not self._uno_called and len(self.hands[self._uno_open]) == 1:
+            return self._uno_open
+        return None
+
+    @property
+    def actor(self) -> int:
+        """The player whose card is being resolved (the accused in a challenge)."""
+        return self._actor
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """The card a DRAWN decision is about."""
+        return self._drawn
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.ruleset.id} round={self.round_number} pending={self.pending.value} "
+            f"decider={self.decider} top={self.discard[-1] if self.discard else None} "
+            f"color={self.active_color} hands={self.hand_sizes} scores={self.scores}>"
+        )
+
+    # -- legal moves ----------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """The moves :attr:`decider` may make now (empty when the round or game is over)."""
+        moves = self._legal
+        if moves is None:
+            moves = self._legal = self._compute_legal()
+        return list(moves)
+
+    def _compute_legal(self) -> list[Move]:
+        pending, seat = self.pending, self.decider
+        if pending is Decision.TURN:
+            return [_play_move(c) for c in self._playable_cards(seat)] + [DRAW]
+        if pending is Decision.COLOR:
+            return list(_COLOR_MOVES)
+        if pending is Decision.TARGET:
+            return [Move.aim(s) for s in range(self.num_players) if s != seat]
+        if pending is Decision.DRAWN:
+            return [_play_move(self._drawn), PASS] if self._drawn is not None else [PASS]
+        if pending is Decision.PLAY_AGAIN:
+            return [_play_move(c) for c in self._playable_cards(seat)] + [PASS]
+        if pending is Decision.GIVE:
+            return [Move.give(c) for c in dict.fromkeys(self.hands[seat])]
+        if pending is Decision.STACK:
+            return self._stack_moves(seat) + [TAKE]
+        if pending is Decision.CHALLENGE:
+            return [CHALLENGE, ACCEPT] + self._stack_moves(seat)
+        return []
+
+    def _stack_moves(self, seat: int) -> list[Move]:
+        if not self._can_stack():
+            return []
+        kinds = self.ruleset.stack_kinds
+        return [_play_move(c) for c in dict.fromkeys(self.hands[seat]) if c.kind in kinds]
+
+    def _playable_cards(self, seat: int) -> list[Card]:
+        hand = self.hands[seat]
+        top, color = self.discard[-1], self.active_color
+        kind, number = top.kind, top.number
+        seen: dict[Card, None] = {}
+        for card in hand:
+            if card in seen:
+                continue
+            if card.color is None or card.color is color or (card.kind is kind and card.number == number):
+                seen[card] = None
+        if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
+            seen.pop(hand[0], None)
+        if not self.ruleset.options["wild_draw_bluff"]:
+            for card in list(seen):
+                if self._challenge_steps.get(card.kind) is not None and self._would_be_guilty(seat, card):
+                    del seen[card]
+        return list(seen)
+
+    def table_moves(self) -> list[Move]:
+        """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
+        moves: list[Move] = []
+        open_seat = self.uno_pending
+        if open_seat is not None:
+            moves.append(UNO)
+            moves += [Move.catch(open_seat, s) for s in range(self.num_players) if s != open_seat]
+        if self.ruleset.options["jump_in"] and self.pending is Decision.TURN:
+            top = self.discard[-1]
+            if top.color is not None:
+                moves += [Move.play(top, by=s) for s in range(self.num_players)
+                          if s != self.decider and top in self.hands[s]]
+        return moves
+
+    def seat_of(self, move: Move) -> int | None:
+        """Which seat makes ``move`` (the decider for ordinary moves)."""
+        if move.by is not None:
+            return move.by
+        if move.kind is MoveKind.UNO:
+            return self._uno_open
+        if move.kind is MoveKind.PENALIZE:
+            return move.target
+        return self.decider
+
+    # -- making moves -------------------------------------------------------------
+    def play(self, move: Move | str) -> None:
+        """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
+        if isinstance(move, str):
+            move = Move.parse(move)
+        if move.by is not None or move.kind in (MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE):
+            self._play_table(move)
+            return
+        legal = self._legal if self._legal is not None else self.legal_moves()
+        if move not in legal:
+            raise IllegalMove(self._explain(move))
+        self._legal = None
+        seat = self.decider
+        if self._uno_open is not None and seat != self._uno_open:
+            self._uno_open = None
+        _HANDLERS[self.pending](self, move, seat)
+
+    def _on_turn(self, move: Move, seat: int) -> None:
+        if move.kind is MoveKind.DRAW:
+            self._draw(seat)
+        else:
+            self._play_card(seat, move.card, "turn")  # type: ignore[arg-type]
+
+    def _on_color(self, move: Move, seat: int) -> None:
+        self.active_color = move.color
+        self._emit("color", player=seat, color=move.color.value)  # type: ignore[union-attr]
+        self._run()
+
+    def _on_target(self, move: Move, seat: int) -> None:
+        self._target = move.target
+        self._emit("target", player=seat, target=move.target)
+        self._run()
+
+    def _on_drawn(self, move: Move, seat: int) -> None:
+        self._drawn = None
+        if move.kind is MoveKind.PASS:
+            self._emit("pass", player=seat)
+            self._pos = seat
+            self._after_effects()
+        else:
+            self._play_card(seat, move.card, "drawn")  # type: ignore[arg-type]
+
+    def _on_play_again(self, move: Move, seat: int) -> None:
+        if move.kind is MoveKind.PASS:
+            self._emit("pass", player=seat)
+            self._run()
+        else:
+            self._play_card(seat, move.card, "play-again", keep_pos=True)  # type: ignore[arg-type]
+
+    def _on_give(self, move: Move, seat: int) -> None:
+        receiver = self._next(self._pos)
+        self.hands[seat].remove(move.card)  # type: ignore[arg-type]
+        self.hands[receiver].append(move.card)  # type: ignore[arg-type]
+        self._emit("give", player=seat, to=receiver, card=move.card.code)  # type: ignore[union-attr]
+        self._hand_shrank(seat)
+        self._run()
+
+    def _on_stack(self, move: Move, seat: int) -> None:
+        if move.kind is MoveKind.TAKE:
+            total, self._stack = self._stack, 0
+            self._emit("take", player=seat, presses=total)
+            self._hit(seat, total, self._stack_reason)
+            if self._stack_skips:
+                self._pos = seat
+            self._challenge = None
+            self._run()
+        else:
+            self._challenge = None
+            self._play_card(seat, move.card, "stack")  # type: ignore[arg-type]
+
+    def _on_challenge(self, move: Move, seat: int) -> None:
+        if move.kind is MoveKind.PLAY:
+            self._on_stack(move, seat)
+            return
+        guilty_n, innocent_n = self._challenge or (0, 0)
+        self._challenge = None
+        total, self._stack = self._stack, 0
+        if move.kind is MoveKind.ACCEPT:
+            self._emit("accept", player=seat)
+            self._hit(seat, total, self._stack_reason)
+            self._pos = seat
+        else:
+            self._resolve_challenge(seat, guilty_n, innocent_n)
+        self._run()
+
+    def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> None:
+        accused = self._actor
+        self._emit("challenge", player=seat, accused=accused, guilty=self._guilty,
+                   hand=[c.code for c in self.hands[accused]])
+        if self._guilty:
+            self._hit(accused, guilty_n, "challenge")
+        else:
+            self._hit(seat, innocent_n, "challenge")
+            self._pos = seat
+
+    # -- table (out-of-turn) moves ------------------------------------------------
+    def _play_table(self, move: Move) -> None:
+        if move.kind is MoveKind.PENALIZE:
+            self._penalize(move)
+            return
+        if move not in self.table_moves():
+            raise IllegalMove(self._explain_table(move))
+        self._legal = None
+        if move.kind is MoveKind.UNO:
+            self._uno_called = True
+            self._emit("uno", player=self._uno_open, by=self._uno_open, caught=False)
+        elif move.kind is MoveKind.CATCH:
+            victim = move.target
+            self._uno_open = None
+            self._emit("uno", player=victim, by=move.by, caught=True)
+            self._hit(victim, self.ruleset.options["uno_penalty"], "uno-penalty")  # type: ignore[arg-type]
+        else:
+            self._uno_open = None if self._uno_open != move.by else self._uno_open
+            self.current = move.by  # type: ignore[assignment]
+            self._play_card(move.by, move.card, "jump-in")  # type: ignore[arg-type]
+
+    def _penalize(self, move: Move) -> None:
+        presses = self.ruleset.options["suggestion_penalty"]
+        seat = move.target
+        if not presses or self.is_game_over() or self.is_round_over() or seat is None:
+            raise IllegalMove("the suggestion penalty is off (option suggestion_penalty) or the round is over")
+        if not 0 <= seat < self.num_players:
+            raise IllegalMove(f"there is no seat {seat}")
+        self._legal = None
+        self._hit(seat, presses, "suggestion-penalty")
+
+    # -- the turn machinery ----------------------------------------------------------
+    def _play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
+        hand = self.hands[seat]
+        test = self._challenge_steps.get(card.kind)
+        if test is not None:
+            self._guilty = self._would_be_guilty(seat, card)
+        hand.remove(card)
+        self.discard.append(card)
+        self.active_color = card.color
+        self._emit("play", player=seat, card=card.code, reason=context)
+        self._actor, self._card = seat, card
+        if not keep_pos:
+            self._pos = seat
+        self._target = None
+        self._hand_shrank(seat)
+        steps = self.ruleset.effects.get(card.kind, ())
+        if card.kind is Kind.NUMBER and self.ruleset.options["seven_zero"] and card.number in _SEVEN_ZERO:
+            steps = steps + _SEVEN_ZERO[card.number]  # type: ignore[index]
+        self._queue = deque(steps)
+        self._run()
+
+    def _would_be_guilty(self, seat: int, card: Card) -> bool:
+        """Was playing this challengeable wild against the rules (rules.md 3.2, 4.2)?"""
+        step = self._challenge_steps[card.kind]
+        assert step is not None
+        others = list(self.hands[seat])
+        others.remove(card)
+        if step.get("test", "color") == "color":
+            return any(c.color is self.active_color and c.color is not None for c in others)
+        top, color = self.discard[-1], self.active_color
+        return any(
+            c is not card and (c.color is None or c.color is color or (c.kind is top.kind and c.number == top.number))
+            for c in others
+        )
+
+    def _hand_shrank(self, seat: int) -> None:
+        size = len(self.hands[seat])
+        if size == 0:
+            self._out = seat
+        elif size == 1 and self._uno_open != seat:
+            self._uno_open, self._uno_called = seat, False
+
+    def _draw(self, seat: int) -> None:
+        self._emit("draw", player=seat)
+        options = self.ruleset.options
+        presses = options["draw_until_cap"] if options["draw_until_playable"] else 1
+        drawn: tuple[Card, ...] = ()
+        for _ in range(presses):
+            got = self._press(seat, "draw")
+            if got:
+                drawn = got
+            if drawn and self._fits(drawn[-1]):
+                break
+        if self.ruleset.play_after_draw and drawn and self._fits(drawn[-1]):
+            self._drawn = drawn[-1]
+            self._ask(Decision.DRAWN, seat)
+            return
+        self._pos = seat
+        self._after_effects()
+
+    def _fits(self, card: Card) -> bool:
+        return card in self._playable_cards(self.decider)
+
+    def _run(self) -> None:
+        queue = self._queue
+        while queue:
+            step = queue.popleft()
+            if BLOCKS[step.name](self, step):
+                return
+        self._after_effects()
+
+    def _after_effects(self) -> None:
+        self._first_phase = False
+        if self._out is not None:
+            self._end_round(self._out)
+            return
+        self._begin_turn(self._next(self._pos))
+
+    def _begin_turn(self, seat: int) -> None:
+        self.current = self.decider = seat
+        self.pending = Decision.TURN
+        self._legal = None
+        self.turns += 1
+        self.total_turns += 1
+        limit = self.ruleset.options["round_turn_limit"]
+        if limit and self.turns > limit:
+            self._end_round(None)
+
+    def _ask(self, decision: Decision, seat: int) -> bool:
+        self.pending, self.decider = decision, seat
+        self._legal = None
+        return True
+
+    def _next(self, seat: int) -> int:
+        return (seat + self.direction) % self.num_players
+
+    def _actor_out(self) -> bool:
+        return self._out is not None and self._out == self._actor
+
+    def _queue_uses_target(self) -> bool:
+        return any(s.get("who") == "target" for s in self._queue)
+
+    def _can_stack(self) -> bool:
+        card = self._card
+        return (
+            self.ruleset.stacking
+            and not self._first_phase
+            and card is not None
+            and card.kind in self.ruleset.stack_kinds
+        )
+
+    def _holds_stack_card(self, seat: int) -> bool:
+        kinds = self.ruleset.stack_kinds
+        return any(c.kind in kinds for c in self.hands[seat])
+
+    # -- launcher ---------------------------------------------------------------------
+    def _hit(self, seat: int, presses: int, reason: str) -> int:
+        """``seat`` presses the launcher ``presses`` times; returns the cards it got."""
+        got = 0
+        for _ in range(presses):
+            got += len(self._press(seat, reason))
+        return got
+
+    def _press(self, seat: int, reason: str) -> tuple[Card, ...]:
+        launcher = self.launcher
+        if launcher.remaining == 0 and self.ruleset.options["empty_launcher"] == "reload":
+            self._reload()
+        volley = launcher.hit()
+        cards: tuple[Card, ...] = volley.cards
+        if cards:
+            self.hands[seat].extend(cards)
+            if seat == self._uno_open:
+                self._uno_open = None
+        self._emit("hit", player=seat, reason=reason, cards=[c.code for c in cards], counted=volley.counted)
+        return cards
+
+    def _reload(self) -> None:
+        pile = self.discard
+        if len(pile) < 2:
+            return
+        cards = pile[:-1]
+        del pile[:-1]
+        self._chance.shuffle(cards)
+        self.launcher.load(cards)
+        self._emit("reload", cards=[c.code for c in cards])
+
+    def _emit(self, kind: str, **fields: Any) -> None:
+        event = {"type": kind, **fields}
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    # -- illegal-move messages ----------------------------------------------------------
+    def _explain(self, move: Move) -> str:
+        pending, seat = self.pending, self.decider
+        if pending is Decision.GAME_OVER:
+            return "the game is over"
+        if pending is Decision.ROUND_OVER:
+            return "the round is over: start the next round first"
+        wanted = " ".join(str(m) for m in self.legal_moves())
+        if move.kind is MoveKind.PLAY and move.card is not None:
+            why = self._why_not_playable(seat, move.card)
+            if why:
+                return f"seat {seat} cannot play {move.card}: {why}"
+        return f"{move} is not a legal move now: the game waits for {pending.value} from seat {seat} ({wanted})"
+
+    def _why_not_playable(self, seat: int, card: Card) -> str:
+        pending = self.pending
+        if card not in self.hands[seat]:
+            return f"seat {seat} does not hold {card}"
+        if pending is Decision.DRAWN:
+            return f"after drawing only the drawn card {self._drawn} may be played"
+        if pending in (Decision.STACK, Decision.CHALLENGE):
+            kinds = ", ".join(sorted(k.title for k in self.ruleset.stack_kinds))
+            return f"only a stack card ({kinds}) may be played on a stack" if self._can_stack() else (
+                "stacking is off (options mega_hit_stack / stack_draws)")
+        if pending not in (Decision.TURN, Decision.PLAY_AGAIN):
+            return f"the game waits for {pending.value}, not a card"
+        if card.kind is Kind.TRADE_HANDS and len(self.hands[seat]) == 1:
+            return "you cannot go out on a Trade Hands"
+        if card.is_wild:
+            return f"a {card.kind.title} is legal only when you hold no card of the active colour"
+        top, color = self.discard[-1], self.active_color
+        return (f"it matches neither the colour {color.name.lower() if color else '-'} nor the "
+                f"{'number' if top.kind is Kind.NUMBER else 'symbol'} of the top card {top}")
+
+    def _explain_table(self, move: Move) -> str:
+        if move.kind is MoveKind.UNO:
+            return "no one can call UNO now: it is called after playing the next-to-last card"
+        if move.kind is MoveKind.CATCH:
+            return (f"seat {move.target} cannot be caught: only a player down to one card who has not "
+                    "called UNO, before the next player begins, by another seat")
+        return f"{move}: jump-in needs option jump_in and a card identical to the top card, out of turn"
+
+
+_HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
+    Decision.TURN: Game._on_turn,
+    Decision.COLOR: Game._on_color,
+    Decision.TARGET: Game._on_target,
+    Decision.DRAWN: Game._on_drawn,
+    Decision.PLAY_AGAIN: Game._on_play_again,
+    Decision.GIVE: Game._on_give,
+    Decision.STACK: Game._on_stack,
+    Decision.CHALLENGE: Game._on_challenge,
+}
+
+__all__ = ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]

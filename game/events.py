@@ -1,0 +1,75 @@
+"""The event log: what happened in a game, one JSON object per event (JSON Lines).
+
+The engine emits plain dicts with a ``type`` key (``Game.events``, and the
+``on_event`` callback as each happens). Cards are written in card notation.
+The log is complete enough to replay a game and account for every card
+(``tests/event_checker.py`` does exactly that):
+
+==============  ==============================================================================
+``game_start``  ruleset, players, seed, options, launcher, deck
+``dealer``      seat (first dealer), turned (the card each player turned to pick the dealer)
+``deal``        round, dealer, hands, starter, returned (first cards put back), loaded (launcher, bottom first)
+``play``        player, card, reason (turn, drawn, play-again, stack, jump-in)
+``color``       player, color                ``target``  player, target
+``draw``        player (chose to draw / press once)
+``hit``         player, reason (draw, hit1, hit2, hit4, draw1, draw2, draw4, attack, all-hit, hit-fire,
+                uno-penalty, challenge, suggestion-penalty…), cards, counted — one per press
+``reload``      cards (the discard pile except its top card, shuffled, loaded bottom first)
+``skip``        player            ``reverse``  direction (1 = left/clockwise, -1 = right)
+``discard``     player, cards (Discard All: put under the Discard All on the pile)
+``trade``       player, target    ``rotate``  direction (7-0 zero)     ``give``  player, to, card
+``uno``         player, by, caught (False: the player called UNO; True: ``by`` caught them)
+``challenge``   player (challenger), accused, guilty, hand (the accused's hand, shown)
+``accept``      player            ``take``  player, presses (took a stack)      ``pass``  player
+``round_end``   round, winner, reason, held (points in each hand), gained, scores, hands, turns
+``game_end``    winner, scores, rounds
+==============  ==============================================================================
+
+Simulation logs add ``{"type": "sim_game", "game": i, "seed": s}`` before each game.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterable
+from pathlib import Path
+from typing import IO, Any
+
+from game.errors import GameError
+
+EVENT_TYPES = (
+    "game_start", "dealer", "deal", "play", "color", "target", "draw", "hit", "reload", "skip", "reverse",
+    "discard", "trade", "rotate", "give", "uno", "challenge", "accept", "take", "pass", "round_end",
+    "game_end",
+)
+
+
+def dumps(event: dict[str, Any]) -> str:
+    """One event as one compact JSON line (no newline)."""
+    return json.dumps(event, separators=(",", ":"))
+
+
+def write_jsonl(events: Iterable[dict[str, Any]], stream: IO[str]) -> int:
+    """Write events one per line; returns how many."""
+    count = 0
+    for event in events:
+        stream.write(dumps(event) + "\n")
+        count += 1
+    return count
+
+
+def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
+    """Read a log; a malformed line is an error naming the file and line."""
+    events = []
+    with open(path, encoding="utf-8") as stream:
+        for number, line in enumerate(stream, 1):
+            if not line.strip():
+                continue
+            try:
+                event = json.loads(line)
+            except json.JSONDecodeError as error:
+                raise GameError(f"{path}:{number}: not a JSON event ({error.msg})") from None
+            if not isinstance(event, dict) or "type" not in event:
+                raise GameError(f"{path}:{number}: an event must be an object with a \"type\"")
+            events.append(event)
+    return events

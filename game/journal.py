@@ -1,0 +1,324 @@
+"""Crash-safe game journals: append-only JSON Lines, one flushed and fsync'd line per record.
+
+A journal is everything needed to rebuild a game, never a snapshot of its
+state: the first line is a *header* (mode, ruleset, seed, options, seats,
+launcher spec), then one line per completed decision (``move`` for a virtual
+game, ``entry`` for a refereed one) and one ``press`` line per launcher press
+with the number of cards that came out. Resuming rebuilds the game from the
+header and re-applies the decisions, so the random stream continues exactly
+where it stopped; the journaled press counts stand in for the physical
+launcher so a resume never presses a real launcher again for cards that are
+already in someone's hand (:class:`JournaledLauncher`).
+
+A crash (``kill -9``, a power cut) can cut the last line short. Such a line is
+detected (no newline at the end, or not valid JSON) and dropped; any other bad
+line is a :class:`~game.errors.JournalError` that names the file and line.
+"""
+
+from __future__ import annotations
+
+import json
+import os
+from collections import deque
+from collections.abc import Callable, Iterable, Iterator
+from dataclasses import dataclass, field
+from pathlib import Path
+from typing import IO, Any
+
+from game.errors import JournalError
+from hardware.errors import LauncherFault
+from launcher.base import Launcher
+
+JOURNAL_VERSION = 1
+HEADER = "header"
+MOVE = "move"
+ENTRY = "entry"
+PRESS = "press"
+NOTE = "note"
+RECORD_TYPES = frozenset({HEADER, MOVE, ENTRY, PRESS, NOTE})
+
+Record = dict[str, Any]
+
+
+@dataclass
+class Journal:
+    """A journal read back from disk: its header and the complete records after it."""
+
+    path: Path
+    header: Record
+    records: list[Record] = field(default_factory=list)
+    #: True when a cut-off last line was found and dropped.
+    dropped_tail: bool = False
+    #: Length in bytes of the valid part of the file (what a resume keeps).
+    valid_bytes: int = 0
+
+    def of_type(self, kind: str) -> list[Record]:
+        return [record for record in self.records if record["type"] == kind]
+
+    @property
+    def decisions(self) -> list[Record]:
+        """The moves (virtual game) or entries (refereed game), in order."""
+        return [record for record in self.records if record["type"] in (MOVE, ENTRY)]
+
+    @property
+    def press_counts(self) -> list[int]:
+        return [int(record["counted"]) for record in self.of_type(PRESS)]
+
+
+def encode(record: Record) -> bytes:
+    """One record as one JSON line (stable key order, so identical games give identical files)."""
+    return (json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
+
+
+def read_journal(path: str | os.PathLike[str]) -> Journal:
+    """Read and check a journal; a cut-off last line is dropped, anything else bad is an error."""
+    path = Path(path)
+    try:
+        data = path.read_bytes()
+    except OSError as error:
+        raise JournalError(f"cannot read journal {path}: {error.strerror or error}") from None
+    lines = list(_split_lines(data))
+    if not lines:
+        raise JournalError(f"journal {path} is empty: it has no header line")
+    journal = Journal(path, header={})
+    for number, (start, raw, complete) in enumerate(lines, start=1):
+        record = _decode(raw) if complete else None
+        if record is None:
+            if number == len(lines):
+                journal.dropped_tail = True
+                break
+            raise JournalError(f"journal {path}, line {number}: not a JSON object ({_preview(raw)})")
+        _check_record(path, number, record)
+        if number == 1:
+            journal.header = record
+        else:
+            journal.records.append(record)
+        journal.valid_bytes = start + len(raw) + 1
+    if not journal.header:
+        raise JournalError(f"journal {path}: the header line is cut off; the game cannot be rebuilt")
+    return journal
+
+
+def _split_lines(data: bytes) -> Iterator[tuple[int, bytes, bool]]:
+    """(offset, line without newline, ended with a newline) for every line of ``data``."""
+    start = 0
+    while start < len(data):
+        end = data.find(b"\n", start)
+        if end < 0:
+            yield start, data[start:], False
+            return
+        yield start, data[start:end], True
+        start = end + 1
+
+
+def _decode(raw: bytes) -> Record | None:
+    try:
+        value = json.loads(raw.decode("utf-8"))
+    except (UnicodeDecodeError, ValueError):
+        return None
+    return value if isinstance(value, dict) else None
+
+
+def _preview(raw: bytes) -> str:
+    text = raw[:40].decode("utf-8", errors="replace")
+    return repr(text + ("…" if len(raw) > 40 else ""))
+
+
+def _check_record(path: Path, number: int, record: Record) -> None:
+    kind = record.get("type")
+    where = f"journal {path}, line {number}"
+    if number == 1:
+        if kind != HEADER:
+            raise JournalError(f"{where}: expected the header record first, found type {kind!r}")
+        if record.get("version") != JOURNAL_VERSION:
+            raise JournalError(
+                f"{where}: journal version {record.get('version')!r}, this program reads {JOURNAL_VERSION}"
+            )
+        return
+    if kind not in RECORD_TYPES or kind == HEADER:
+        expected = ", ".join(sorted(RECORD_TYPES - {HEADER}))
+        raise JournalError(f"{where}: unknown record type {kind!r} (expected one of {expected})")
+    if kind == PRESS and not (isinstance(record.get("counted"), int) and record["counted"] >= 0):
+        raise JournalError(f"{where}: a press record needs 'counted', a whole number >= 0")
+
+
+class JournalWriter:
+    """Appends records to a journal file; every record is on disk before :meth:`append` returns."""
+
+    def __init__(self, path: Path, handle: IO[bytes], *, sync: bool = True) -> None:
+        self.path = path
+        self._handle = handle
+        self._sync = sync
+
+    @classmethod
+    def create(cls, path: str | os.PathLike[str], header: Record, *, sync: bool = True) -> JournalWriter:
+        """Start a new journal; refuses to overwrite a journal that already has content."""
+        path = Path(path)
+        if path.exists() and path.stat().st_size > 0:
+            raise JournalError(
+                f"journal {path} already exists",
+                hint=f"continue it with --resume {path}, or choose another file name",
+            )
+        try:
+            handle = open(path, "ab")  # noqa: SIM115 - closed by JournalWriter.close
+        except OSError as error:
+            raise JournalError(f"cannot create journal {path}: {error.strerror or error}") from None
+        writer = cls(path, handle, sync=sync)
+        writer.append({**header, "type": HEADER, "version": JOURNAL_VERSION})
+        return writer
+
+    @classmethod
+    def reopen(cls, journal: Journal, *, sync: bool = True) -> JournalWriter:
+        """Continue a journal read by :func:`read_journal`, first cutting off a truncated tail."""
+        try:
+            handle = open(journal.path, "r+b")  # noqa: SIM115 - closed by JournalWriter.close
+            handle.truncate(journal.valid_bytes)
+            handle.seek(journal.valid_bytes)
+        except OSError as error:
+            raise JournalError(f"cannot append to journal {journal.path}: {error.strerror or error}") from None
+        return cls(journal.path, handle, sync=sync)
+
+    def append(self, record: Record) -> None:
+        self._handle.write(encode(record))
+        self._handle.flush()
+        if self._sync:
+            os.fsync(self._handle.fileno())
+
+    def close(self) -> None:
+        if not self._handle.closed:
+            self._handle.close()
+
+    def __enter__(self) -> JournalWriter:
+        return self
+
+    def __exit__(self, *exc: object) -> None:
+        self.close()
+
+
+#: Called when the real launcher faults; returns how many cards the person took out of it
+#: (they belong to the presser), or None to press again once the fault is cleared.
+FaultHandler = Callable[[LauncherFault], "int | None"]
+
+
+class JournaledLauncher(Launcher[Any]):
+    """A launcher that journals every press and, on resume, replays the journaled presses.
+
+    It wraps the real launcher and keeps the hopper model itself (loads are
+    mirrored into the inner launcher). While journaled counts remain, a press
+    returns the next journaled count:
+
+    * ``repress=False`` (physical launchers, whose counts come from a sensor):
+      the inner launcher is not touched, so a resume never shoots cards that
+      are already in someone's hand; the first live press brings the inner
+      hopper model in line (:meth:`go_live`).
+    * ``repress=True`` (``sim://``, whose counts flow from the game seed): the
+      inner launcher is pressed too, so its random stream ends exactly where
+      the crashed run left it; a count that differs from the journal is kept
+      in :attr:`divergences` and the journal's count wins.
+    """
+
+    def __init__(
+        self,
+        inner: Launcher[Any],
+        *,
+        on_press: Callable[[int], None] | None = None,
+        replay: Iterable[int] = (),
+        repress: bool = False,
+        on_fault: FaultHandler | None = None,
+    ) -> None:
+        super().__init__()
+        self.inner = inner
+        self.backend = inner.backend
+        self.identities_known = inner.identities_known
+        self.on_press = on_press
+        self.on_fault = on_fault
+        self.repress = repress
+        self._replay: deque[int] = deque(replay)
+        self._inner_stale = False
+        #: Every fault met while pressing, in order (for the table and the tests).
+        self.faults: list[LauncherFault] = []
+        #: (press number, journaled count, count the re-pressed launcher gave).
+        self.divergences: list[tuple[int, int, int]] = []
+
+    @property
+    def replaying(self) -> bool:
+        return bool(self._replay)
+
+    def load(self, cards: Iterable[Any]) -> None:
+        cards = list(cards)
+        super().load(cards)
+        if self._inner_stale or (self._replay and not self.repress):
+            self._inner_stale = True
+        else:
+            self.inner.load(cards)
+
+    def unload(self) -> list[Any]:
+        cards = super().unload()
+        self.inner.unload()
+        self._inner_stale = False
+        return cards
+
+    def _press(self, loaded: int) -> int:
+        if self._replay:
+            counted = self._replay.popleft()
+            if self.repress:
+                self._repress(counted)
+        else:
+            counted = self._press_live()
+        if self.on_press is not None:
+            self.on_press(counted)
+        return counted
+
+    def _repress(self, expected: int) -> None:
+        try:
+            got = self.inner.hit().counted
+        except LauncherFault:
+            got = -1
+            _clear_fault(self.inner)
+        if got != expected:
+            self.divergences.append((self.presses + 1, expected, got))
+            self._inner_stale = True
+
+    def go_live(self) -> None:
+        """Drop any journaled presses left and make the inner hopper match the model."""
+        self._replay.clear()
+        if self._inner_stale:
+            self.inner.unload()
+            self.inner.load(self.peek_hopper())
+            self._inner_stale = False
+
+    def _press_live(self) -> int:
+        self.go_live()
+        while True:
+            try:
+                return self.inner.hit().counted
+            except LauncherFault as fault:
+                self.faults.append(fault)
+                if self.on_fault is None:
+                    raise
+                taken = self.on_fault(fault)
+                _clear_fault(self.inner)
+                if taken is not None:
+                    self._after_manual_count(taken)
+                    return taken
+
+    def _after_manual_count(self, taken: int) -> None:
+        """The person pulled ``taken`` cards out by hand: the inner model must lose them too."""
+        rest = list(self._hopper)[taken:]
+        self.inner.unload()
+        self.inner.load(rest)
+
+    def _close(self) -> None:
+        self.inner.close()
+
+    def describe(self) -> str:
+        return f"journaled inner={self.inner!r} replay_left={len(self._replay)}"
+
+
+def _clear_fault(launcher: Launcher[Any]) -> None:
+    """Clear a latched fault on backends that latch one (gpio, serial, emu); others need nothing."""
+    for name in ("clear_fault", "clear"):
+        method = getattr(launcher, name, None)
+        if callable(method):
+            method()
+            return

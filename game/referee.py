@@ -1,0 +1,612 @@
+"""The referee for a game played with real cards: turn order, hand sizes, launcher presses, scores.
+
+The people hold real cards; the referee never sees a hand. It knows what the
+table tells it (:class:`Entry`: a card played, a press by choice, an UNO call,
+a catch, the points left at the end of a round) and what the launcher reports
+(``Volley.counted`` per press), and from that it keeps the turn, the direction,
+the top card and active colour, every hand's size and the scores. It fires the
+launcher for the right player the right number of times, checks what it can
+(the card must match the top card or the active colour, and exist in the
+ruleset's deck) and refuses the rest with a reason (:class:`IllegalEntry`).
+
+Every change goes through :meth:`Referee.apply`, one entry at a time, so a
+journal of entries (``game.journal``) rebuilds the same state. The physical
+deck is data from the engine's rulesets (``game.rulesets``), never re-declared.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass, field
+from enum import Enum
+from typing import Any
+
+from game.cards import Card, Color, Kind
+from game.errors import GameError, RulesetError
+from game.rulesets import Ruleset, Step
+from launcher.base import Launcher
+
+PLACEHOLDER = "?"  # what the hopper model holds: the referee never knows launcher card identities
+
+
+class IllegalEntry(GameError, ValueError):
+    """An entry the rules or the known state forbid; nothing changed."""
+
+    hint = "type ? for the entries the referee understands"
+
+
+class Phase(str, Enum):
+    START = "start"  #: waiting for the first card turned up
+    PLAYING = "playing"  #: the current player plays a card or presses
+    STACK = "stack"  #: Mega Hit stacking: the victim stacks a hit card or presses the total
+    PLAY_AGAIN = "play_again"  #: after a Skip/Reverse: one more card, or 'done'
+    SCORING = "scoring"  #: a round ended: enter the points left in each hand
+    GAME_OVER = "game_over"
+
+
+class Op(str, Enum):
+    START = "start"  #: the card turned up to start the discard pile (+ colour if wild)
+    PLAY = "play"  #: the current player plays a card
+    PRESS = "press"  #: the current player presses once by choice (or cannot play); turn over
+    DONE = "done"  #: decline playing again after a Skip/Reverse
+    UNO = "uno"  #: a player calls UNO
+    CATCH = "catch"  #: someone caught a player who did not call UNO
+    HIT = "hit"  #: a player presses N times for a reason the table applies (custom card, penalty)
+    FIX = "fix"  #: correct a hand size the launcher miscounted
+    SCORE = "score"  #: points left in each hand at round end
+
+
+@dataclass(frozen=True)
+class Entry:
+    """One thing the table tells the referee; journaled as a dict, replayed by :meth:`Referee.apply`."""
+
+    op: Op
+    card: Card | None = None
+    color: Color | None = None
+    seat: int | None = None  #: target / who calls / who is caught / who presses / whose hand
+    count: int | None = None  #: extra cards discarded, presses, corrected hand size
+    uno: bool = False  #: the player called UNO along with the card
+    points: tuple[int, ...] = ()
+
+    def to_record(self) -> dict[str, Any]:
+        record: dict[str, Any] = {"op": self.op.value}
+        if self.card is not None:
+            record["card"] = self.card.code
+        if self.color is not None:
+            record["color"] = self.color.value
+        for name in ("seat", "count"):
+            if getattr(self, name) is not None:
+                record[name] = getattr(self, name)
+        if self.uno:
+            record["uno"] = True
+        if self.points:
+            record["points"] = list(self.points)
+        return record
+
+    @classmethod
+    def from_record(cls, record: dict[str, Any]) -> Entry:
+        card = record.get("card")
+        color = record.get("color")
+        return cls(
+            Op(record["op"]),
+            card=Card.parse(card) if card else None,
+            color=Color.parse(color) if color else None,
+            seat=record.get("seat"),
+            count=record.get("count"),
+            uno=bool(record.get("uno", False)),
+            points=tuple(record.get("points", ())),
+        )
+
+
+
+@dataclass
+class Press:
+    """One launcher press the referee made, for the table's display and the tests."""
+
+    seat: int
+    counted: int
+    reason: str
+
+
+@dataclass
+class RefereeState:
+    """Everything the referee knows; rebuilt exactly by re-applying the journaled entries."""
+
+    players: list[str]
+    hands: list[int]
+    scores: list[int]
+    phase: Phase = Phase.START
+    round_number: int = 1
+    dealer: int = 0
+    current: int = 1  #: who the referee waits for
+    direction: int = 1  #: 1 = left (clockwise), -1 = right
+    top: Card | None = None
+    color: Color | None = None
+    discards: int = 0  #: cards on the discard pile (the reload source)
+    exposed: int | None = None  #: a player on one card who has not called UNO (catchable)
+    stack: int = 0  #: presses waiting on a Mega Hit stack
+    round_winner: int | None = None
+    winner: int | None = None
+    presses: list[Press] = field(default_factory=list)
+
+
+Announce = Callable[[str], None]
+OnPress = Callable[[str, int, str, int], None]  #: (player name, cards counted, reason, press number)
+_DECISIONS = frozenset({Phase.PLAYING, Phase.STACK, Phase.PLAY_AGAIN})
+_ALLOWED = {
+    Phase.START: {Op.START, Op.FIX},
+    Phase.PLAYING: {Op.PLAY, Op.PRESS, Op.UNO, Op.CATCH, Op.HIT, Op.FIX},
+    Phase.STACK: {Op.PLAY, Op.PRESS, Op.UNO, Op.CATCH, Op.HIT, Op.FIX},
+    Phase.PLAY_AGAIN: {Op.PLAY, Op.DONE, Op.UNO, Op.CATCH, Op.HIT, Op.FIX},
+    Phase.SCORING: {Op.SCORE, Op.FIX},
+    Phase.GAME_OVER: set(),
+}
+_PHASE_REASONS = {
+    Phase.START: "the round has not started: enter the card turned up first",
+    Phase.PLAYING: "enter the card played, 'press', 'uno NAME' or 'catch NAME'",
+    Phase.STACK: "stack a hit card on it, or 'press' to take the hits",
+    Phase.PLAY_AGAIN: "play one more card, or 'done'",
+    Phase.SCORING: "the round is over: enter the points left in each hand",
+    Phase.GAME_OVER: "the game is over",
+}
+
+
+def check_refereeable(ruleset: Ruleset) -> None:
+    """The referee drives a launcher: rulesets that draw from a pile are played with `play`."""
+    if ruleset.draws_from_pile:
+        raise RulesetError(
+            f"ruleset {ruleset.id} draws from a pile, not the launcher: the referee has nothing to fire",
+            hint="referee an Attack ruleset (attack, attack-original, attack-mega-hit), or use `uno-attack play`",
+        )
+    for name in ("seven_zero", "jump_in"):
+        if ruleset.options[name]:
+            raise RulesetError(f"option {name} is not supported by the referee yet; play it with `uno-attack play`")
+
+
+class Referee:
+    """The state machine; see the module docstring. ``announce`` and ``on_press`` go to the table."""
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: Sequence[str],
+        launcher: Launcher[Any],
+        *,
+        announce: Announce | None = None,
+        on_press: OnPress | None = None,
+    ) -> None:
+        check_refereeable(ruleset)
+        ruleset.check_players(len(players))
+        self.ruleset = ruleset
+        self.launcher = launcher
+        self.state = RefereeState(list(players), [0] * len(players), [0] * len(players))
+        self.announce: Announce = announce or (lambda text: None)
+        self.on_press: OnPress = on_press or (lambda name, counted, reason, number: None)
+        #: Who is pressing right now and why (the table's jam handler reads it).
+        self.pressing: tuple[int, str] | None = None
+        self._queue: deque[Step] = deque()
+        self._pos = 0
+        self._actor = 0
+        self._card: Card | None = None
+        self._entry = Entry(Op.START)
+        self._first_phase = False
+        self._deal()
+
+    # -- queries ------------------------------------------------------------------------
+    @property
+    def players(self) -> list[str]:
+        return self.state.players
+
+    @property
+    def phase(self) -> Phase:
+        return self.state.phase
+
+    def name(self, seat: int) -> str:
+        return self.state.players[seat]
+
+    def next_seat(self, seat: int) -> int:
+        return (seat + self.state.direction) % len(self.state.players)
+
+    def matches(self, card: Card) -> bool:
+        """Colour, number or symbol of the top card, the active colour, or a wild."""
+        top, color = self.state.top, self.state.color
+        if card.is_wild or top is None or card.color is color:
+            return True
+        return card.kind is top.kind and card.number == top.number
+
+    def needs_color(self, card: Card) -> bool:
+        return card.is_wild
+
+    def needs_target(self, card: Card) -> bool:
+        return any(step.name == "target" for step in self.ruleset.effects.get(card.kind, ()))
+
+    def discards_color(self, card: Card) -> bool:
+        return any(step.name == "discard_color" for step in self.ruleset.effects.get(card.kind, ()))
+
+    def hand_points(self, cards: Sequence[Card]) -> int:
+        """Points of a hand typed card by card (``R7 BS W``), from the ruleset's point table."""
+        return self.ruleset.hand_points(cards)
+
+    # -- the one way in -----------------------------------------------------------------
+    def apply(self, entry: Entry) -> None:
+        """Apply one entry or raise :class:`IllegalEntry` with the reason, changing nothing."""
+        if entry.op is Op.PLAY and self.state.phase is Phase.START:
+            entry = Entry(Op.START, card=entry.card, color=entry.color)
+        if entry.op not in _ALLOWED[self.state.phase]:
+            raise IllegalEntry(f"not now: {_PHASE_REASONS[self.state.phase]}")
+        _HANDLERS[entry.op](self, entry)
+
+    # -- dealing and the first card -----------------------------------------------------
+    def _deal(self) -> None:
+        state, rules = self.state, self.ruleset
+        state.hands = [rules.hand_size] * len(state.players)
+        state.discards, state.direction, state.phase = 0, 1, Phase.START
+        state.top = state.color = None
+        self.launcher.unload()
+        self.launcher.load([PLACEHOLDER] * (len(rules.deck) - rules.hand_size * len(state.players) - 1))
+        self.announce(
+            f"Round {state.round_number}: {self.name(state.dealer)} deals {rules.hand_size} cards each, "
+            f"turns one card up and loads the rest ({self.launcher.remaining}) into the launcher. "
+            "Enter the card turned up."
+        )
+
+    def _start(self, entry: Entry) -> None:
+        card = self._known_card(entry)
+        steps = self.ruleset.first_card.get(card.kind, ())
+        if steps and steps[0].name == "return":
+            raise IllegalEntry(f"a {card.title} cannot start the discard pile: put it back and turn another card")
+        first = (self.state.dealer + 1) % len(self.state.players)
+        if card.is_wild and entry.color is None:
+            raise IllegalEntry(f"the first card is a {card.title}: {self.name(first)} chooses a colour "
+                               f"(e.g. '{card.code} red')")
+        state = self.state
+        state.top, state.color, state.discards = card, entry.color or card.color, 1
+        state.phase = Phase.PLAYING
+        self._actor = self._pos = state.dealer
+        self._card, self._entry, self._first_phase = card, entry, True
+        self._queue = deque(steps)
+        self._run()
+
+    # -- playing ------------------------------------------------------------------------
+    def _play(self, entry: Entry) -> None:
+        card, seat, state = self._known_card(entry), self.state.current, self.state
+        self._check_playable(card, entry, seat)
+        self._close_uno_window(seat)
+        again = state.phase is Phase.PLAY_AGAIN
+        if state.phase is not Phase.STACK:
+            state.stack = 0
+        extra = entry.count or 0
+        state.hands[seat] -= 1 + extra
+        state.discards += 1 + extra
+        state.top, state.color, state.phase = card, entry.color or card.color, Phase.PLAYING
+        self._actor, self._card, self._entry, self._first_phase = seat, card, entry, False
+        if not again:
+            self._pos = seat
+        self._after_play_uno(seat, entry)
+        self._queue = deque(self.ruleset.effects.get(card.kind, ()))
+        self._run()
+
+    def _check_playable(self, card: Card, entry: Entry, seat: int) -> None:
+        state, who = self.state, self.name(seat)
+        if state.phase is Phase.STACK:
+            if card.kind not in self.ruleset.stack_kinds:
+                kinds = ", ".join(sorted(k.title for k in self.ruleset.stack_kinds))
+                raise IllegalEntry(f"only a {kinds} can be stacked; otherwise 'press' to take {state.stack} hits")
+        elif not self.matches(card):
+            raise IllegalEntry(self._mismatch(card))
+        if self.needs_color(card) and entry.color is None:
+            raise IllegalEntry(f"{who} must choose a colour for the {card.title} (e.g. '{card.code} red')")
+        if state.hands[seat] < 1 + (entry.count or 0):
+            raise IllegalEntry(f"{who} holds {state.hands[seat]} card(s) by the referee's count; "
+                               "if that is wrong, correct it with 'fix NAME N'")
+        if self.needs_target(card):
+            self._check_target(card, entry, seat)
+        if card.kind is Kind.TRADE_HANDS and state.hands[seat] == 1:
+            raise IllegalEntry(f"{who} cannot go out on a Trade Hands: play another card or press")
+
+    def _mismatch(self, card: Card) -> str:
+        state = self.state
+        top = state.top
+        active = state.color.name.lower() if state.color else "any"
+        same = "number" if top is not None and top.kind is Kind.NUMBER else "symbol"
+        return (f"{card.title} does not match the top card {top.title if top else '-'}: it needs the active "
+                f"colour {active}, the same {same}, or a wild. Otherwise 'press' the launcher")
+
+    def _check_target(self, card: Card, entry: Entry, seat: int) -> None:
+        if entry.seat is None:
+            raise IllegalEntry(f"the {card.title} needs a player to aim at: add '> NAME'")
+        if not 0 <= entry.seat < len(self.state.players):
+            raise IllegalEntry(f"there is no seat {entry.seat}")
+        if entry.seat == seat:
+            raise IllegalEntry(f"the {card.title} aims at another player, not at {self.name(seat)}")
+
+    def _after_play_uno(self, seat: int, entry: Entry) -> None:
+        if self.state.hands[seat] != 1:
+            return
+        self.state.exposed = None if entry.uno else seat
+        if entry.uno:
+            self.announce(f"{self.name(seat)} calls UNO!")
+
+    def _press_by_choice(self, entry: Entry) -> None:
+        state, seat = self.state, self.state.current
+        self._close_uno_window(seat)
+        if state.phase is Phase.STACK:
+            total, state.stack = state.stack, 0
+            self.announce(f"{self.name(seat)} takes the stack: {total} presses.")
+            state.phase = Phase.PLAYING
+            self._fire(seat, total, "stack")
+            self._run()
+            return
+        self._fire(seat, 1, "by choice")
+        self._pos = seat
+        self._after_effects()
+
+    def _done(self, entry: Entry) -> None:
+        self.state.phase = Phase.PLAYING
+        self._run()
+
+    # -- the effect interpreter (the same building blocks as game.effects) ---------------
+    def _run(self) -> None:
+        while self._queue:
+            step = self._queue.popleft()
+            block = _BLOCKS.get(step.name)
+            if block is None:
+                raise IllegalEntry(f"the referee cannot apply the effect block {step.name!r}")
+            if block(self, step):
+                return
+        self._after_effects()
+
+    def _after_effects(self) -> None:
+        state = self.state
+        state.phase = Phase.PLAYING
+        self._first_phase = False
+        if state.hands[self._actor] == 0 and state.top is not None:
+            self._end_round(self._actor)
+            return
+        state.current = self.next_seat(self._pos)
+        self.announce(f"{self.name(state.current)}'s turn.")
+
+    def _actor_out(self) -> bool:
+        return self.state.hands[self._actor] == 0 and not self._first_phase
+
+    def _victim(self, step: Step) -> int:
+        who = step.get("who", "next")
+        if who == "self":
+            return self._actor
+        if who == "target" and self._entry.seat is not None:
+            return self._entry.seat
+        return self.next_seat(self._pos)
+
+    def _b_skip(self, step: Step) -> bool:
+        self._pos = self.next_seat(self._pos)
+        self.announce(f"{self.name(self._pos)} is skipped.")
+        return False
+
+    def _b_reverse(self, step: Step) -> bool:
+        self.state.direction = -self.state.direction
+        self.announce("Play changes direction.")
+        if len(self.state.players) == 2:
+            return self._b_skip(step)
+        self._pos = self._actor
+        return False
+
+    def _b_play_again(self, step: Step) -> bool:
+        if self.ruleset.options["skip_reverse_play_again"] != "always" or len(self.state.players) == 2:
+            return False
+        if self._actor_out() or self._first_phase:
+            return False
+        self.state.phase, self.state.current = Phase.PLAY_AGAIN, self._actor
+        self.announce(f"{self.name(self._actor)} may play one more card, or type 'done'.")
+        return True
+
+    def _b_hit(self, step: Step) -> bool:
+        n = step.number("n", 1)
+        victim = self._victim(step)
+        reason = step.get("reason") or f"hit{n}"
+        if self._can_stack():
+            state = self.state
+            state.stack += n
+            state.phase, state.current = Phase.STACK, victim
+            self.announce(f"{self.name(victim)}: stack a hit card on it, or 'press' to take {state.stack} hits.")
+            return True
+        self._fire(victim, n, reason)
+        return False
+
+    def _can_stack(self) -> bool:
+        card = self._card
+        return (self.ruleset.stacking and not self._first_phase and card is not None
+                and card.kind in self.ruleset.stack_kinds)
+
+    def _b_draw(self, step: Step) -> bool:
+        if not self._actor_out():
+            self._fire(self._actor, step.number("n", 1), step.get("reason") or "draw")
+        return False
+
+    def _b_nothing(self, step: Step) -> bool:
+        """choose_color, target, discard_color: the entry already carries the choice."""
+        return False
+
+    def _b_trade_hands(self, step: Step) -> bool:
+        actor, other, hands = self._actor, self._entry.seat, self.state.hands
+        if other is None or self._actor_out():
+            return False
+        hands[actor], hands[other] = hands[other], hands[actor]
+        self.state.exposed = None
+        self.announce(f"{self.name(actor)} and {self.name(other)} trade hands.")
+        return False
+
+    def _b_everyone_hits(self, step: Step) -> bool:
+        count = len(self.state.players)
+        for offset in range(1, count):
+            self._fire((self._actor + offset) % count, step.number("n", 1), step.get("reason") or "all-hit")
+        return False
+
+    def _b_hit_until_fire(self, step: Step) -> bool:
+        victim = self._victim(step)
+        cap = self.ruleset.options["hit_fire_cap"]
+        for number in range(1, cap + 1):
+            if self._press_once(victim, step.get("reason") or "hit-fire", number):
+                return False
+        self.announce(f"The launcher did not fire in {cap} presses (option hit_fire_cap): the hit ends.")
+        return False
+
+    def _b_dealer_starts_reversed(self, step: Step) -> bool:
+        self.state.direction = -1
+        self._pos = (self._actor + 1) % len(self.state.players)
+        self.announce("Reverse first: the dealer plays first and play goes right.")
+        return False
+
+    def _b_rotate_hands(self, step: Step) -> bool:
+        hands, count, direction = self.state.hands, len(self.state.hands), self.state.direction
+        old = list(hands)
+        for seat in range(count):
+            hands[(seat + direction) % count] = old[seat]
+        return False
+
+    # -- UNO ----------------------------------------------------------------------------
+    def _close_uno_window(self, seat: int) -> None:
+        """A new decision by another player: one who did not call UNO can no longer be caught."""
+        if self.state.exposed is not None and self.state.exposed != seat:
+            self.state.exposed = None
+
+    def _uno(self, entry: Entry) -> None:
+        if entry.seat is None and self.state.exposed is not None:
+            entry = Entry(Op.UNO, seat=self.state.exposed)
+        seat = self._seat(entry)
+        if self.state.hands[seat] != 1:
+            raise IllegalEntry(f"{self.name(seat)} holds {self.state.hands[seat]} cards: UNO is called on one card")
+        if self.state.exposed == seat:
+            self.state.exposed = None
+        self.announce(f"{self.name(seat)} calls UNO!")
+
+    def _catch(self, entry: Entry) -> None:
+        seat = self._seat(entry)
+        if self.state.exposed != seat:
+            held = self.state.hands[seat]
+            reason = (f"{self.name(seat)} holds {held} cards" if held != 1
+                      else f"{self.name(seat)} called UNO in time, or the next player has begun")
+            raise IllegalEntry(f"cannot catch {self.name(seat)}: {reason}")
+        self.state.exposed = None
+        self.announce(f"{self.name(seat)} was caught without calling UNO!")
+        self._fire(seat, self.ruleset.options["uno_penalty"], "uno-penalty")
+
+    # -- corrections --------------------------------------------------------------------
+    def _manual_hit(self, entry: Entry) -> None:
+        seat, times = self._seat(entry), entry.count or 1
+        cap = self.ruleset.options["hit_fire_cap"]
+        if not 1 <= times <= cap:
+            raise IllegalEntry(f"{times} presses: between 1 and {cap}")
+        self._fire(seat, times, "table's call")
+
+    def _fix(self, entry: Entry) -> None:
+        seat = self._seat(entry)
+        if entry.count is None or entry.count < 0:
+            raise IllegalEntry("'fix NAME N' needs the number of cards NAME really holds")
+        self.announce(f"{self.name(seat)}'s hand corrected from {self.state.hands[seat]} to {entry.count} cards.")
+        self.state.hands[seat] = entry.count
+
+    # -- the launcher -------------------------------------------------------------------
+    def _fire(self, seat: int, times: int, reason: str) -> None:
+        for number in range(1, times + 1):
+            self._press_once(seat, reason, number)
+
+    def _press_once(self, seat: int, reason: str, number: int) -> int:
+        self._reload_if_empty()
+        self.pressing = (seat, reason)
+        try:
+            counted = self.launcher.hit().counted
+        finally:
+            self.pressing = None
+        state = self.state
+        state.hands[seat] += counted
+        if counted and state.exposed == seat:
+            state.exposed = None
+        state.presses.append(Press(seat, counted, reason))
+        self.on_press(self.name(seat), counted, reason, number)
+        return counted
+
+    def _reload_if_empty(self) -> None:
+        state = self.state
+        if self.launcher.remaining or state.discards <= 1 or self.ruleset.options["empty_launcher"] != "reload":
+            return
+        reload, state.discards = state.discards - 1, 1
+        self.launcher.load([PLACEHOLDER] * reload)
+        self.announce(f"The launcher is empty: take the discard pile except the top card ({reload} cards), "
+                      "shuffle it and load it into the launcher.")
+
+    # -- round end and scoring ----------------------------------------------------------
+    def _end_round(self, seat: int) -> None:
+        state = self.state
+        state.round_winner, state.phase, state.exposed = seat, Phase.SCORING, None
+        self.announce(f"{self.name(seat)} goes out and wins round {state.round_number}! "
+                      "Enter the points left in each hand.")
+
+    def _score(self, entry: Entry) -> None:
+        state, winner = self.state, self.state.round_winner
+        points = list(entry.points)
+        if len(points) != len(state.players) or any(p < 0 for p in points):
+            raise IllegalEntry(f"the score needs {len(state.players)} numbers >= 0, one per player")
+        if winner is not None and points[winner] != 0:
+            raise IllegalEntry(f"{self.name(winner)} went out: their points are 0")
+        if self.ruleset.options["scoring"] == "lowest":
+            state.scores = [score + got for score, got in zip(state.scores, points, strict=True)]
+        elif winner is not None:
+            state.scores[winner] += sum(points)
+        self.announce("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(state.players, state.scores, strict=True)))
+        if max(state.scores) >= self.ruleset.target:
+            self._end_game()
+            return
+        state.round_number += 1
+        state.dealer = (state.dealer + 1) % len(state.players)
+        state.round_winner = None
+        self._deal()
+
+    def _end_game(self) -> None:
+        state = self.state
+        best = min(state.scores) if self.ruleset.options["scoring"] == "lowest" else max(state.scores)
+        state.winner = state.scores.index(best)
+        state.phase = Phase.GAME_OVER
+        self.announce(f"Game over: {self.name(state.winner)} wins with {best} points.")
+
+    # -- helpers ------------------------------------------------------------------------
+    def _known_card(self, entry: Entry) -> Card:
+        if entry.card is None:
+            raise IllegalEntry("which card? e.g. 'blue 7', 'red hit2', 'wild attack-attack red > Sam'")
+        if entry.card not in self.ruleset.deck:
+            raise IllegalEntry(f"the {self.ruleset.id} deck has no {entry.card.title}")
+        return entry.card
+
+    def _seat(self, entry: Entry) -> int:
+        if entry.seat is None or not 0 <= entry.seat < len(self.state.players):
+            raise IllegalEntry("name a player at the table")
+        return entry.seat
+
+
+_HANDLERS: dict[Op, Callable[[Referee, Entry], None]] = {
+    Op.START: Referee._start,
+    Op.PLAY: Referee._play,
+    Op.PRESS: Referee._press_by_choice,
+    Op.DONE: Referee._done,
+    Op.UNO: Referee._uno,
+    Op.CATCH: Referee._catch,
+    Op.HIT: Referee._manual_hit,
+    Op.FIX: Referee._fix,
+    Op.SCORE: Referee._score,
+}
+_BLOCKS: dict[str, Callable[[Referee, Step], bool]] = {
+    "choose_color": Referee._b_nothing,
+    "target": Referee._b_nothing,
+    "discard_color": Referee._b_nothing,
+    "custom": Referee._b_nothing,
+    "skip": Referee._b_skip,
+    "reverse": Referee._b_reverse,
+    "play_again": Referee._b_play_again,
+    "hit": Referee._b_hit,
+    "draw": Referee._b_draw,
+    "trade_hands": Referee._b_trade_hands,
+    "everyone_hits": Referee._b_everyone_hits,
+    "hit_until_fire": Referee._b_hit_until_fire,
+    "dealer_starts_reversed": Referee._b_dealer_starts_reversed,
+    "rotate_hands": Referee._b_rotate_hands,
+}

@@ -1,0 +1,366 @@
+"""Rulesets as data: deck lists, hand size, target, points, effects and options.
+
+Each ruleset is a TOML file in ``game/ruleset_data/`` laid over ``common.toml``
+(effects, first-card actions and points shared by all). Card effects are lists
+of building blocks (:mod:`game.effects`); a block is written ``"name key=value …"``,
+e.g. ``"hit n=2 reason=hit2"``. Options are declared once here in :data:`OPTIONS`
+with their type, choices and documentation; a ruleset file only sets defaults.
+``docs/rules.md`` documents every ruleset, option and default.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, field, replace
+from importlib import resources
+from typing import Any
+
+from game.cards import COLORS, Card, Kind, NotationError
+from game.errors import RulesetError
+
+RULESET_IDS = ("attack", "attack-original", "attack-mega-hit", "classic", "pocket")
+DEFAULT_RULESET = "attack"
+
+
+@dataclass(frozen=True)
+class Step:
+    """One building block of an effect: a name and its arguments."""
+
+    name: str
+    args: tuple[tuple[str, str], ...] = ()
+
+    def get(self, key: str, default: str = "") -> str:
+        for k, v in self.args:
+            if k == key:
+                return v
+        return default
+
+    def number(self, key: str, default: int) -> int:
+        raw = self.get(key)
+        return int(raw) if raw else default
+
+    def __str__(self) -> str:
+        return " ".join([self.name, *(f"{k}={v}" for k, v in self.args)])
+
+
+@dataclass(frozen=True)
+class Option:
+    """A rule option: name, type (``bool``, ``int``, ``str`` or ``choice``), choices, default, meaning."""
+
+    name: str
+    kind: str
+    default: Any
+    doc: str
+    choices: tuple[str, ...] = ()
+    minimum: int = 0
+
+    def convert(self, value: Any, where: str) -> Any:
+        """Turn a Python value or CLI text into this option's type, or raise RulesetError."""
+        try:
+            return _CONVERTERS[self.kind](self, value)
+        except (ValueError, TypeError) as error:
+            raise RulesetError(f"{where}: option {self.name}={value!r}: {error}") from None
+
+
+def _to_bool(option: Option, value: Any) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ValueError("expected true/false (or yes/no, 1/0)")
+
+
+def _to_int(option: Option, value: Any) -> int:
+    if isinstance(value, bool):
+        raise ValueError("expected a whole number")
+    number = int(value)
+    if number < option.minimum:
+        raise ValueError(f"must be at least {option.minimum}")
+    return number
+
+
+def _to_choice(option: Option, value: Any) -> str:
+    text = str(value).strip().lower()
+    if text not in option.choices:
+        raise ValueError(f"expected one of {', '.join(option.choices)}")
+    return text
+
+
+_CONVERTERS = {
+    "bool": _to_bool,
+    "int": _to_int,
+    "choice": _to_choice,
+    "str": lambda option, value: str(value),
+}
+
+#: Every rule option, with its global default (a ruleset file may change the default).
+OPTIONS: dict[str, Option] = {
+    o.name: o
+    for o in (
+        Option("hand_size", "int", None, "cards dealt to each player (ruleset default)", minimum=1),
+        Option("target", "int", None, "score that ends the game (ruleset default)", minimum=1),
+        Option(
+            "scoring", "choice", "winner",
+            "winner: the round winner scores the cards left in the other hands, first to the target wins; "
+            "lowest: everyone is charged the cards they hold, when someone reaches the target the lowest "
+            "total wins",
+            choices=("winner", "lowest"),
+        ),
+        Option(
+            "skip_reverse_play_again", "choice", "two_player_only",
+            "always: after a Skip or Reverse you may play one more card ([002]); two_player_only: only the "
+            "two-player game gives the extra play, through the Skip itself (original sheet)",
+            choices=("always", "two_player_only"),
+        ),
+        Option("mega_hit_stack", "bool", False,
+               "a player hit by a Hit card or Wild Attack-Attack may stack one of the ruleset's stack cards "
+               "instead of pressing; the last player presses the total"),
+        Option("stack_draws", "bool", False,
+               "house rule: stack Draw Two / Wild Draw Four (pocket: Draw One / Wild Draw 2) onto a draw card"),
+        Option("hit_fire_cap", "int", 50,
+               "Wild Hit-Fire: the victim presses until cards fire, at most this many presses", minimum=1),
+        Option("uno_penalty", "int", 2, "presses (or draws) for a player caught not calling UNO", minimum=0),
+        Option("draw_until_playable", "bool", False,
+               "house rule [004]: draw until you can play, at most draw_until_cap cards"),
+        Option("draw_until_cap", "int", 10, "cap for draw_until_playable", minimum=1),
+        Option("seven_zero", "bool", False,
+               "house rule: a 7 trades hands with a chosen player, a 0 passes every hand along"),
+        Option("jump_in", "bool", False,
+               "house rule: a player holding a card identical to the top card may play it out of turn"),
+        Option("suggestion_penalty", "int", 0,
+               "original sheet: a player who suggests a card presses this many times (4); 0 = off",
+               minimum=0),
+        Option("wild_draw_bluff", "bool", True,
+               "a Wild Draw Four / Pocket Wild Draw 2 may be played illegally, and a challenge catches it; "
+               "false = it is only playable when legal and cannot be challenged"),
+        Option("challenges", "bool", True, "the victim of a Wild Draw Four / Wild Draw 2 may challenge it"),
+        Option("wilds", "int", None, "number of plain Wild cards (classic 8 = 112 cards; 4 = the 108-card deck)",
+               minimum=0),
+        Option("empty_launcher", "choice", "reload",
+               "reload: when a press finds the launcher empty, shuffle the discard pile except its top card "
+               "into it and finish the hit (rules.md 2.3); dry: the press yields nothing",
+               choices=("reload", "dry")),
+        Option("round_turn_limit", "int", 5000,
+               "safety: a round with this many turns ends with no winner (0 = no limit)", minimum=0),
+        Option("custom", "str", "",
+               "TOML file defining the Wild Customizable action (docs/rules.md); empty = the default action"),
+    )
+}
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    """One ruleset with its options applied. Build with :func:`load_ruleset`."""
+
+    id: str
+    name: str
+    source: str
+    deck: tuple[Card, ...]
+    hand_size: int
+    target: int
+    min_players: int
+    max_players: int
+    draws_from_pile: bool
+    play_after_draw: bool
+    points: Mapping[Kind, int]
+    effects: Mapping[Kind, tuple[Step, ...]]
+    first_card: Mapping[Kind, tuple[Step, ...]]
+    stack_kinds: frozenset[Kind]
+    options: Mapping[str, Any] = field(default_factory=dict)
+
+    def opt(self, name: str) -> Any:
+        return self.options[name]
+
+    def card_points(self, card: Card) -> int:
+        if card.kind is Kind.NUMBER:
+            return card.number or 0
+        return self.points[card.kind]
+
+    def hand_points(self, cards: Any) -> int:
+        return sum(self.card_points(card) for card in cards)
+
+    @property
+    def stacking(self) -> bool:
+        return bool(self.options["mega_hit_stack"] or self.options["stack_draws"])
+
+    def check_players(self, players: int) -> None:
+        """Raise RulesetError unless ``players`` can play this ruleset with this deck."""
+        if not self.min_players <= players <= self.max_players:
+            raise RulesetError(
+                f"ruleset {self.id} is for {self.min_players}-{self.max_players} players, not {players}"
+            )
+        if players * self.hand_size + 1 > len(self.deck):
+            raise RulesetError(
+                f"ruleset {self.id}: {players} hands of {self.hand_size} plus a starter need "
+                f"{players * self.hand_size + 1} cards, the deck has {len(self.deck)}"
+            )
+
+
+# -- loading ------------------------------------------------------------------
+def _read(name: str) -> dict[str, Any]:
+    try:
+        text = resources.files("game.ruleset_data").joinpath(f"{name}.toml").read_text("utf-8")
+    except FileNotFoundError:
+        raise RulesetError(
+            f"unknown ruleset {name!r}", hint=f"choose one of: {', '.join(RULESET_IDS)}"
+        ) from None
+    return tomllib.loads(text)
+
+
+def parse_step(raw: Any, where: str) -> Step:
+    """Read ``"hit n=2 who=target"`` or ``{block = "hit", n = 2, who = "target"}``."""
+    if isinstance(raw, Mapping):
+        data = dict(raw)
+        name = data.pop("block", None)
+        if not isinstance(name, str):
+            raise RulesetError(f"{where}: an effect table needs block = \"NAME\"")
+        args = tuple((str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in data.items())
+    elif isinstance(raw, str) and raw.split():
+        name, *rest = raw.split()
+        pairs = []
+        for token in rest:
+            key, sep, value = token.partition("=")
+            pairs.append((key, value) if sep else ("n", key))
+        args = tuple(pairs)
+    else:
+        raise RulesetError(f"{where}: expected an effect block, got {raw!r}")
+    from game.effects import check_step
+
+    step = Step(name, args)
+    check_step(step, where)
+    return step
+
+
+def _kind(code: str, where: str) -> Kind:
+    for kind in Kind:
+        if kind.value == code.upper():
+            return kind
+    raise RulesetError(f"{where}: unknown card code {code!r}")
+
+
+def _steps_table(table: Mapping[str, Any], where: str) -> dict[Kind, tuple[Step, ...]]:
+    out = {}
+    for code, raw in table.items():
+        steps = raw if isinstance(raw, list) else [raw]
+        out[_kind(code, where)] = tuple(parse_step(s, f"{where}.{code}") for s in steps)
+    return out
+
+
+def _deck(table: Mapping[str, Any], where: str, wilds: int | None) -> tuple[Card, ...]:
+    cards: list[Card] = []
+    for code, copies in table.items():
+        if not isinstance(copies, int) or copies < 0:
+            raise RulesetError(f"{where}.{code}: expected a number of copies, got {copies!r}")
+        if code[0].isdigit():
+            low, _, high = code.partition("-")
+            for color in COLORS:
+                for number in range(int(low), int(high or low) + 1):
+                    cards += [Card(Kind.NUMBER, color, number)] * copies
+            continue
+        kind = _kind(code, where)
+        if kind.is_wild:
+            count = wilds if (kind is Kind.WILD and wilds is not None) else copies
+            cards += [Card(kind)] * count
+        else:
+            for color in COLORS:
+                cards += [Card(kind, color)] * copies
+    return tuple(cards)
+
+
+def _points(table: Mapping[str, Any], where: str) -> dict[Kind, int]:
+    return {_kind(code, where): int(value) for code, value in table.items() if code != "number"}
+
+
+def resolve_options(ruleset_id: str, file_defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+    """Global defaults, then the ruleset's, then the caller's; unknown names are errors."""
+    values = {name: option.default for name, option in OPTIONS.items()}
+    for source, mapping in (("ruleset " + ruleset_id, file_defaults), ("options", given)):
+        for name, value in mapping.items():
+            option = OPTIONS.get(name)
+            if option is None:
+                raise RulesetError(
+                    f"{source}: unknown option {name!r}",
+                    hint=f"options are: {', '.join(sorted(OPTIONS))}",
+                )
+            values[name] = None if value is None else option.convert(value, source)
+    return values
+
+
+def load_ruleset(ruleset_id: str = DEFAULT_RULESET, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """The ruleset ``ruleset_id`` with ``options`` applied over its defaults."""
+    if ruleset_id not in RULESET_IDS:
+        raise RulesetError(f"unknown ruleset {ruleset_id!r}", hint=f"choose one of: {', '.join(RULESET_IDS)}")
+    common, data = _read("common"), _read(ruleset_id)
+    where = f"ruleset {ruleset_id}"
+    try:
+        return _build(ruleset_id, common, data, options or {}, where)
+    except (KeyError, NotationError) as error:
+        raise RulesetError(f"{where}: malformed ruleset data ({error})") from None
+
+
+def _build(
+    ruleset_id: str, common: dict[str, Any], data: dict[str, Any], given: Mapping[str, Any], where: str
+) -> Ruleset:
+    values = resolve_options(ruleset_id, data.get("options", {}), given)
+    effects = _steps_table({**common["effects"], **data.get("effects", {})}, f"{where} effects")
+    custom = values["custom"]
+    if custom:
+        from game.custom import load_custom
+
+        effects[Kind.WILD_CUSTOM] = load_custom(custom)
+    values["hand_size"] = values["hand_size"] or int(data["hand_size"])
+    values["target"] = values["target"] or int(data["target"])
+    low, high = data["players"]
+    return Ruleset(
+        id=ruleset_id,
+        name=str(data["name"]),
+        source=str(data["source"]),
+        deck=_deck(data["deck"], f"{where} deck", values["wilds"]),
+        hand_size=values["hand_size"],
+        target=values["target"],
+        min_players=int(low),
+        max_players=int(high),
+        draws_from_pile=data["draw"] == "pile",
+        play_after_draw=bool(data["play_after_draw"]),
+        points=_points({**common["points"], **data.get("points", {})}, f"{where} points"),
+        effects=effects,
+        first_card=_steps_table({**common["first_card"], **data.get("first_card", {})}, f"{where} first_card"),
+        stack_kinds=frozenset(_kind(code, where) for code in data.get("stack", [])),
+        options=values,
+    )
+
+
+def with_options(ruleset: Ruleset, **options: Any) -> Ruleset:
+    """A copy of ``ruleset`` with some options changed (validated)."""
+    merged = dict(ruleset.options)
+    merged.update(resolve_options(ruleset.id, {}, options) | {})
+    for name in options:
+        merged[name] = resolve_options(ruleset.id, {}, {name: options[name]})[name]
+    return replace(ruleset, options=merged)
+
+
+def describe(ruleset_id: str) -> dict[str, Any]:
+    """Summary for ``uno-attack rules show``: deck counts, hand, target, options with defaults."""
+    ruleset = load_ruleset(ruleset_id)
+    counts: dict[str, int] = {}
+    for card in ruleset.deck:
+        label = card.kind.title if card.kind is not Kind.NUMBER else f"number {card.number}"
+        counts[label] = counts.get(label, 0) + 1
+    return {
+        "id": ruleset.id,
+        "name": ruleset.name,
+        "source": ruleset.source,
+        "deck_size": len(ruleset.deck),
+        "deck": counts,
+        "hand_size": ruleset.hand_size,
+        "target": ruleset.target,
+        "players": [ruleset.min_players, ruleset.max_players],
+        "draw": "draw pile (one card per draw)" if ruleset.draws_from_pile else "launcher (every press a hit)",
+        "effects": {kind.value: [str(s) for s in steps] for kind, steps in ruleset.effects.items()
+                    if any(card.kind is kind for card in ruleset.deck)},
+        "options": dict(ruleset.options),
+    }

@@ -1,0 +1,204 @@
+"""Round set-up and scoring for :class:`game.engine.Game`: first dealer, deal, first card, round end.
+
+Kept apart from the turn machinery so each file stays readable. Every card is
+accounted for: at the start of a round all cards come back from the hands, the
+discard pile and the launcher (``unload``), are shuffled by the game's chance
+source, dealt, one is turned up, and the rest are loaded into the launcher.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from typing import TYPE_CHECKING, Any
+
+from game.cards import Card, Color
+from game.errors import GameError
+from game.moves import Decision
+
+if TYPE_CHECKING:
+    from game.chance import Chance
+    from game.rulesets import Ruleset, Step
+    from launcher.base import Launcher
+
+
+class TableMixin:
+    """Dealing and scoring; mixed into :class:`~game.engine.Game`."""
+
+    ruleset: Ruleset
+    launcher: Launcher[Any]
+    names: list[str]
+    num_players: int
+    scores: list[int]
+    round_number: int
+    winner: int | None
+    seed: int | None
+    _chance: Chance
+
+    def _reset_round_state(self) -> None:
+        self.hands: list[list[Card]] = [[] for _ in range(self.num_players)]
+        self.discard: list[Card] = []
+        self.active_color: Color | None = None
+        self.direction = 1
+        self.dealer = 0
+        self.current = 0
+        self.decider: int = 0
+        self.pending = Decision.TURN
+        self.turns = 0
+        self.round_winner: int | None = None
+        self._queue: deque[Step] = deque()
+        self._actor = 0
+        self._card: Card | None = None
+        self._pos = 0
+        self._target: int | None = None
+        self._stack = 0
+        self._stack_reason = "hit"
+        self._stack_skips = False
+        self._challenge: tuple[int, int] | None = None
+        self._guilty = False
+        self._out: int | None = None
+        self._uno_open: int | None = None
+        self._uno_called = False
+        self._drawn: Card | None = None
+        self._first_phase = False
+        self._legal: list[Any] | None = None
+
+    # -- game start -----------------------------------------------------------------
+    def _start_game(self) -> None:
+        self._emit(
+            "game_start",
+            ruleset=self.ruleset.id,
+            players=list(self.names),
+            seed=self.seed,
+            options={k: v for k, v in self.ruleset.options.items()},
+            launcher=repr(self.launcher),
+            deck=[c.code for c in self.ruleset.deck],
+        )
+        self.launcher.unload()  # whatever was in it is not part of this game's deck
+        self.dealer = self._choose_first_dealer()
+        self._deal(list(self.ruleset.deck))
+
+    def _choose_first_dealer(self) -> int:
+        """Each player turns a card; highest number deals (actions count 0); ties turn again."""
+        cards = list(self.ruleset.deck)
+        self._chance.shuffle(cards)
+        contenders = list(range(self.num_players))
+        turned: dict[int, str] = {}
+        while len(contenders) > 1 and cards:
+            values = {}
+            for seat in contenders:
+                card = cards.pop()
+                turned[seat] = card.code
+                values[seat] = card.number or 0
+            best = max(values.values())
+            contenders = [s for s in contenders if values[s] == best]
+        self._emit("dealer", seat=contenders[0], turned=turned)
+        return contenders[0]
+
+    def start_next_round(self) -> None:
+        """After a round ends: collect every card, pass the deal to the left, deal again."""
+        if self.pending is not Decision.ROUND_OVER:
+            raise GameError(
+                "the next round can start only when a round is over and the game is not"
+                if self.pending is not Decision.GAME_OVER else "the game is over"
+            )
+        cards = [c for hand in self.hands for c in hand] + self.discard + list(self.launcher.unload())
+        if len(cards) != len(self.ruleset.deck):
+            raise GameError(f"card accounting broke: {len(cards)} cards, the deck has {len(self.ruleset.deck)}")
+        self.dealer = (self.dealer + 1) % self.num_players
+        self._deal(cards)
+
+    # -- the deal -------------------------------------------------------------------
+    def _deal(self, cards: list[Card]) -> None:
+        dealer = self.dealer
+        self._reset_round_state()
+        self.dealer = dealer
+        self.round_number += 1
+        chance = self._chance
+        chance.shuffle(cards)
+        n = self.num_players
+        for _ in range(self.ruleset.hand_size):
+            for k in range(1, n + 1):
+                self.hands[(dealer + k) % n].append(cards.pop())
+        starter, returned = self._turn_starter(cards)
+        self.discard = [starter]
+        self.active_color = starter.color
+        self.launcher.load(cards)
+        self._emit(
+            "deal",
+            round=self.round_number,
+            dealer=dealer,
+            hands=[[c.code for c in hand] for hand in self.hands],
+            starter=starter.code,
+            returned=[c.code for c in returned],
+            loaded=[c.code for c in cards],
+        )
+        self._resolve_first_card(starter)
+
+    def _turn_starter(self, cards: list[Card]) -> tuple[Card, list[Card]]:
+        """Turn the top card; a card whose first-card rule is ``return`` goes back in at random."""
+        returned: list[Card] = []
+        for _ in range(len(cards) * 4):
+            card = cards.pop()
+            steps = self.ruleset.first_card.get(card.kind, ())
+            if not (steps and steps[0].name == "return"):
+                return card, returned
+            returned.append(card)
+            cards.insert(self._chance.randrange(len(cards) + 1), card)
+        raise GameError("every card in the deck is one the rules return when turned first")
+
+    def _resolve_first_card(self, starter: Card) -> None:
+        self._actor = self._pos = self.dealer
+        self._card = starter
+        self._first_phase = True
+        self._queue = deque(self.ruleset.first_card.get(starter.kind, ()))
+        self._run()
+
+    # -- round end ------------------------------------------------------------------
+    def _end_round(self, winner: int | None) -> None:
+        rules = self.ruleset
+        held = [rules.hand_points(hand) for hand in self.hands]
+        gained = [0] * self.num_players
+        if winner is not None:
+            if rules.options["scoring"] == "winner":
+                gained[winner] = sum(held)
+            else:
+                gained = list(held)
+        for seat, points in enumerate(gained):
+            self.scores[seat] += points
+        self.round_winner = winner
+        self._emit(
+            "round_end",
+            round=self.round_number,
+            winner=winner,
+            reason="out" if winner is not None else "turn-limit",
+            held=held,
+            gained=gained,
+            scores=list(self.scores),
+            hands=[[c.code for c in hand] for hand in self.hands],
+            turns=self.turns,
+        )
+        self._legal = None
+        self.decider = -1
+        champion = self._game_winner()
+        if champion is None:
+            self.pending = Decision.ROUND_OVER
+            return
+        self.winner = champion
+        self.pending = Decision.GAME_OVER
+        self._emit("game_end", winner=champion, scores=list(self.scores), rounds=self.round_number)
+
+    def _game_winner(self) -> int | None:
+        target, scores = self.ruleset.target, self.scores
+        if max(scores) < target:
+            return None
+        if self.ruleset.options["scoring"] == "winner":
+            return scores.index(max(scores))
+        return scores.index(min(scores))
+
+    # provided by the engine
+    def _emit(self, kind: str, **fields: Any) -> None:
+        raise NotImplementedError
+
+    def _run(self) -> None:
+        raise NotImplementedError
+

@@ -1,0 +1,436 @@
+"""The gpiozero driver: motor, break-beam card counting, button, LED, buzzer, jam safety.
+
+:class:`GpioDriver` owns the devices of one launcher (:class:`~hardware.pinmap.PinMap`)
+and runs *jobs*: feed ``n`` cards closed loop (motor on until the beam counted
+``n``), open loop (motor on for ``ms``), both bounded by the same safety rules:
+
+* the motor is off when a job ends, whatever ends it (``try/finally``), including
+  Ctrl-C and exceptions; SIGTERM and dying threads are covered by
+  :mod:`hardware.safety`;
+* no card within ``jam_ms`` while running (closed loop), the beam blocked for
+  longer than ``blocked_ms``, or a run longer than ``max_run_ms`` stop the motor,
+  **latch** a fault, beep, and raise :class:`~hardware.errors.LauncherJam`
+  (or :class:`~hardware.errors.LauncherFault` for ``max_time``); every later job
+  raises it again until :meth:`GpioDriver.clear_fault`. Nothing restarts by itself.
+
+Cards are counted on the beam's *leading* edge (blocked), so the motor stops the
+moment the last wanted card reaches the mouth; a card already in the mouth still
+leaves. Beam and button callbacks arrive on gpiozero's thread on a Pi (lgpio) and
+synchronously on the mock: all shared state is guarded by one lock and waits are
+``Clock.wait`` on an Event, so the same code runs on a real or a virtual clock.
+"""
+
+from __future__ import annotations
+
+import threading
+from collections import deque
+from collections.abc import Iterator
+from contextlib import contextmanager
+from dataclasses import dataclass, field
+from typing import Any
+
+from hardware import safety
+from hardware.clock import Clock, MonotonicClock
+from hardware.errors import ConfigError, LauncherFault, LauncherJam
+from hardware.pinmap import PinMap
+
+_EPS = 1e-9
+#: Buzzer patterns as (on s, off s) pairs: the toy's ready beep, its ding, and the jam alarm.
+READY_BEEP = ((0.15, 0.0),)
+DING = ((0.04, 0.0),)
+JAM_ALARM = ((0.3, 0.15), (0.3, 0.15), (0.3, 0.0))
+
+_FAULT_TEXT = {
+    "jam": "no card reached the beam within {jam_ms:.0f} ms while the motor ran "
+    "(hopper empty, roller slipping, or a card stuck before the beam)",
+    "beam_blocked": "the beam stayed blocked for more than {blocked_ms:.0f} ms "
+    "(a card is stuck in the mouth)",
+    "max_time": "the motor ran for the maximum of {max_run_ms:.0f} ms",
+    "thread_died": "the thread that started the motor died while it was running",
+    "sigterm": "the process was told to stop (SIGTERM) while the motor ran",
+}
+
+
+@dataclass
+class FeedResult:
+    """What one job did: cards the beam counted, how long the motor ran, and why it stopped."""
+
+    requested: int
+    counted: int
+    motor_ms: float
+    stopped: str  # "count", "time", "nothing", or a fault code
+    closed_loop: bool = True
+    doubles: int = 0  # passages long enough to be two cards stuck together (double_ms)
+
+
+@dataclass
+class _Job:
+    target: int | None  # cards to count (None: run for a time)
+    started: float
+    run_until: float | None = None
+    counted: int = 0
+    doubles: int = 0
+    last_card: float = 0.0
+    extra: dict[str, Any] = field(default_factory=dict)
+
+
+class GpioDriver:
+    """The devices of one GPIO launcher and the jobs that run them.
+
+    ``pin_factory`` is passed to every device (tests give gpiozero's
+    ``MockFactory(pin_class=MockPWMPin)``; None means gpiozero's default, chosen
+    by ``GPIOZERO_PIN_FACTORY``). ``clock`` defaults to real monotonic time.
+    """
+
+    def __init__(
+        self, pinmap: PinMap, *, pin_factory: Any = None, clock: Clock | None = None
+    ) -> None:
+        self.pinmap = pinmap
+        self.clock = clock or MonotonicClock()
+        self._lock = threading.RLock()
+        self._changed = threading.Event()
+        self._job: _Job | None = None
+        self._owner: threading.Thread | None = None
+        self._fault: LauncherFault | None = None
+        self._blocked_since: float | None = None
+        self._pressed_at: float | None = None
+        self._stopped_at: float | None = None
+        self._settling: _Job | None = None  # the job whose last card is still in the mouth
+        self.total_counted = 0
+        #: How long each recent passage blocked the beam, in ms (to choose ``double_ms``).
+        self.passages_ms: deque[float] = deque(maxlen=200)
+        self.button_events: deque[tuple[str, float]] = deque()
+        self.button_changed = threading.Event()
+        self._devices: list[Any] = []
+        try:
+            self._open_devices(pin_factory)
+        except Exception:
+            self._close_devices()
+            raise
+        safety.register(self)
+
+    # -- devices ----------------------------------------------------------------------
+    def _open_devices(self, pin_factory: Any) -> None:
+        from gpiozero import LED, Button, Buzzer, DigitalInputDevice, Motor, PhaseEnableMotor
+
+        p = self.pinmap
+        motor_class = Motor if p.motor_kind == "dual" else PhaseEnableMotor
+        self.motor = self._add(_make_motor(motor_class, p, pin_factory))
+        self.beam = None
+        if p.beam is not None:
+            active = None if p.beam_pull_up is not None else p.beam_active == "high"
+            self.beam = self._add(
+                DigitalInputDevice(
+                    p.beam, pull_up=p.beam_pull_up, active_state=active, pin_factory=pin_factory
+                )
+            )
+            self.beam.when_activated = self._on_beam_blocked
+            self.beam.when_deactivated = self._on_beam_clear
+        self.button = (
+            self._add(Button(p.button, pin_factory=pin_factory)) if p.button is not None else None
+        )
+        if self.button is not None:
+            self.button.when_pressed = self._on_button_pressed
+            self.button.when_released = self._on_button_released
+        self.led = self._add(LED(p.led, pin_factory=pin_factory)) if p.led is not None else None
+        self.buzzer = (
+            self._add(Buzzer(p.buzzer, pin_factory=pin_factory)) if p.buzzer is not None else None
+        )
+
+    def _add(self, device: Any) -> Any:
+        self._devices.append(device)
+        return device
+
+    def close(self) -> None:
+        """Motor off, then release every device. Idempotent."""
+        safety.unregister(self)
+        self._motor_off()
+        self._close_devices()
+
+    def _close_devices(self) -> None:
+        while self._devices:
+            self._devices.pop().close()
+
+    # -- the motor --------------------------------------------------------------------
+    @property
+    def motor_running(self) -> bool:
+        motor = getattr(self, "motor", None)
+        return bool(motor is not None and not motor.closed and motor.value != 0)
+
+    def _motor_on(self) -> None:
+        self._owner = threading.current_thread()
+        self.motor.forward(self.pinmap.duty if self.pinmap.pwm else 1)
+        if self.led is not None and self.pinmap.sounds:
+            self.led.on()
+
+    def _motor_off(self) -> None:
+        with self._lock:
+            motor = getattr(self, "motor", None)
+            if motor is not None and not motor.closed and motor.value != 0:
+                motor.stop()
+                self._stopped_at = self.clock.now()
+            self._owner = None
+            if self.led is not None and not self.led.closed:
+                self.led.off()
+
+    def start_motor(self) -> None:
+        """Bring-up only: motor on, no job supervising it; prefer :meth:`feed` / :meth:`run_for`.
+
+        Still covered by the last-resort nets: SIGTERM, the death of this thread
+        (:mod:`hardware.safety`, :meth:`check_owner`) and :meth:`close`.
+        """
+        self.check_fault()
+        with self._lock:
+            self._motor_on()
+
+    def stop_motor(self) -> None:
+        self._motor_off()
+
+    def emergency_stop(self, reason: str) -> None:
+        """Motor off from any thread or a signal handler; latch a fault if it was running."""
+        with self._lock:
+            was_running = self.motor_running
+            self._motor_off()
+            if was_running:
+                self._latch(reason)
+            self._changed.set()
+
+    def owned_by(self, thread: threading.Thread) -> bool:
+        return self._owner is thread and self.motor_running
+
+    def check_owner(self) -> bool:
+        """Stop the motor if the thread that started it is gone; True if it had to."""
+        owner = self._owner
+        if owner is not None and not owner.is_alive() and self.motor_running:
+            self.emergency_stop("thread_died")
+            return True
+        return False
+
+    # -- faults -----------------------------------------------------------------------
+    @property
+    def fault(self) -> LauncherFault | None:
+        return self._fault
+
+    def _latch(self, code: str) -> LauncherFault:
+        message = "launcher fault: " + _FAULT_TEXT.get(code, code).format(**vars(self.pinmap))
+        error_class = LauncherJam if code in ("jam", "beam_blocked") else LauncherFault
+        fault = error_class(message, fault=code)
+        if self._fault is None:
+            self._fault = fault
+        return self._fault
+
+    def check_fault(self) -> None:
+        """Raise the latched fault, if any (nothing ran: ``counted`` is 0)."""
+        if self._fault is not None:
+            raise self._fault_error(self._fault, requested=0, counted=0, motor_ms=0.0)
+
+    @staticmethod
+    def _fault_error(
+        fault: LauncherFault, *, requested: int, counted: int, motor_ms: float
+    ) -> LauncherFault:
+        """A fresh exception for the latched fault, carrying what this job did before it stopped."""
+        error = type(fault)(str(fault), fault=fault.fault)
+        error.requested = requested  # type: ignore[attr-defined]
+        error.counted = counted  # type: ignore[attr-defined]
+        error.motor_ms = motor_ms  # type: ignore[attr-defined]
+        return error
+
+    def clear_fault(self) -> bool:
+        """A person fixed the launcher: allow jobs again (restarts nothing); True if one was set."""
+        with self._lock:
+            had = self._fault is not None
+            self._fault = None
+            if self.beam is not None and self.beam.is_active:
+                self._blocked_since = self.clock.now()
+            return had
+
+    # -- callbacks (any thread) -------------------------------------------------------
+    def _on_beam_blocked(self) -> None:
+        with self._lock:
+            now = self.clock.now()
+            self._blocked_since = now
+            self.total_counted += 1
+            job = self._job
+            if job is not None:
+                job.counted += 1
+                job.last_card = now
+                if job.target is not None and job.counted >= job.target:
+                    self._motor_off()  # stop at once: the card in the mouth still leaves
+            self._changed.set()
+
+    def _on_beam_clear(self) -> None:
+        with self._lock:
+            since, self._blocked_since = self._blocked_since, None
+            if since is not None:
+                blocked_ms = (self.clock.now() - since) * 1000.0
+                self.passages_ms.append(round(blocked_ms, 3))
+                double_ms = self.pinmap.double_ms
+                if double_ms is not None and blocked_ms >= double_ms - _EPS:
+                    self._count_double()
+            self._changed.set()
+
+    def _count_double(self) -> None:
+        """The passage that just ended was two cards stuck together: count the second one."""
+        self.total_counted += 1
+        job = self._job or self._settling
+        if job is not None:
+            job.counted += 1
+            job.doubles += 1
+
+    def _on_button_pressed(self) -> None:
+        with self._lock:
+            self._pressed_at = self.clock.now()
+            self.button_events.append(("press", 0.0))
+            self.button_changed.set()
+
+    def _on_button_released(self) -> None:
+        with self._lock:
+            held = self.clock.now() - self._pressed_at if self._pressed_at is not None else 0.0
+            self._pressed_at = None
+            self.button_events.append(("release", held))
+            self.button_changed.set()
+
+    @property
+    def beam_blocked(self) -> bool:
+        return bool(self.beam is not None and self.beam.is_active)
+
+    def _settled(self) -> bool:
+        """Motor off: wait for the last card to leave the mouth, at most until the blocked limit."""
+        since = self._blocked_since
+        if since is None:
+            return True
+        limit = since + self.pinmap.blocked_ms / 1000.0
+        return self.wait_beam_clear(max(0.0, limit - self.clock.now()))
+
+    def wait_beam_clear(self, timeout_s: float) -> bool:
+        """Wait (on the driver's clock) until no card is in the mouth; True if the beam is clear."""
+        deadline = self.clock.now() + timeout_s
+        while self.beam_blocked:
+            self._changed.clear()
+            remaining = deadline - self.clock.now()
+            if remaining <= 0 or not self.beam_blocked:
+                break
+            self.clock.wait(self._changed, remaining)
+        return not self.beam_blocked
+
+    # -- jobs -------------------------------------------------------------------------
+    def feed(self, n: int, *, closed_loop: bool | None = None) -> FeedResult:
+        """Shoot ``n`` cards: closed loop counts with the beam, open loop runs n x ms_per_card."""
+        self.check_fault()
+        closed = self.pinmap.uses_closed_loop if closed_loop is None else closed_loop
+        if closed and self.beam is None:
+            raise ConfigError("closed-loop feeding needs a beam sensor (key beam)")
+        if n <= 0:
+            return FeedResult(n, 0, 0.0, "nothing", closed)
+        if closed:
+            return self._run(_Job(target=n, started=0.0), n, closed=True)
+        result = self.run_for(self.pinmap.ms_per_card * n, requested=n)
+        result.closed_loop = False
+        if self.beam is None:
+            result.counted = n  # no sensor: assume the calibrated time shot what was asked
+        return result
+
+    def run_for(self, ms: float, *, requested: int = 0) -> FeedResult:
+        """Run the motor open loop for ``ms`` (at most ``max_run_ms``); count what the beam saw."""
+        self.check_fault()
+        if ms <= 0:
+            return FeedResult(requested, 0, 0.0, "nothing", False)
+        ms = min(ms, self.pinmap.max_run_ms)
+        return self._run(
+            _Job(target=None, started=0.0, run_until=ms / 1000.0), requested, closed=False
+        )
+
+    def _run(self, job: _Job, requested: int, *, closed: bool) -> FeedResult:
+        with self._running(job):
+            stopped = self._supervise(job, closed)
+        motor_ms = job.extra["motor_ms"]
+        self._settling = job
+        try:
+            if stopped in ("count", "time") and not self._settled():
+                stopped = "beam_blocked"
+        finally:
+            self._settling = None
+        if stopped not in ("count", "time"):
+            fault = self._latch(stopped)
+            self.signal(JAM_ALARM)
+            raise self._fault_error(
+                fault, requested=requested, counted=job.counted, motor_ms=motor_ms
+            )
+        return FeedResult(requested, job.counted, motor_ms, stopped, closed, job.doubles)
+
+    @contextmanager
+    def _running(self, job: _Job) -> Iterator[None]:
+        """Motor on for the job; off on the way out, whatever the way out is."""
+        with self._lock:
+            job.started = job.last_card = self.clock.now()
+            if job.run_until is not None:
+                job.run_until += job.started
+            self._job = job
+            self._stopped_at = None
+            self._motor_on()
+        try:
+            yield
+        finally:
+            with self._lock:
+                self._motor_off()
+                self._job = None
+                stopped_at = self._stopped_at if self._stopped_at is not None else self.clock.now()
+                job.extra["motor_ms"] = round((stopped_at - job.started) * 1000.0, 3)
+
+    def _supervise(self, job: _Job, closed: bool) -> str:
+        """Wait for the job to end; returns why it ended."""
+        while True:
+            self._changed.clear()
+            with self._lock:
+                reason, wake = self._verdict(job, closed)
+            if reason is not None:
+                return reason
+            self.clock.wait(self._changed, max(0.0, wake - self.clock.now()))
+
+    def _verdict(self, job: _Job, closed: bool) -> tuple[str | None, float]:
+        """(why the job must end now or None, when to look again)."""
+        p, now = self.pinmap, self.clock.now()
+        if self._fault is not None:
+            return self._fault.fault, now
+        if job.target is not None and job.counted >= job.target:
+            return "count", now
+        deadlines = {"max_time": job.started + p.max_run_ms / 1000.0}
+        if job.run_until is not None:
+            deadlines["time"] = job.run_until
+        if closed:
+            deadlines["jam"] = job.last_card + p.jam_ms / 1000.0
+        if self._blocked_since is not None:
+            deadlines["beam_blocked"] = self._blocked_since + p.blocked_ms / 1000.0
+        for reason in ("beam_blocked", "jam", "time", "max_time"):
+            if reason in deadlines and now >= deadlines[reason] - _EPS:
+                return reason, now
+        return None, min(deadlines.values())
+
+    # -- the toy's feel ---------------------------------------------------------------
+    def signal(self, pattern: tuple[tuple[float, float], ...]) -> None:
+        """Play a buzzer pattern (blocking, on the driver's clock); silent with sounds off."""
+        if self.buzzer is None or not self.pinmap.sounds or self.buzzer.closed:
+            return
+        for on_s, off_s in pattern:
+            self.buzzer.on()
+            self.clock.sleep(on_s)
+            self.buzzer.off()
+            if off_s:
+                self.clock.sleep(off_s)
+
+    def __repr__(self) -> str:
+        pins = " ".join(f"{role}={pin}" for role, pin in self.pinmap.pins().items())
+        state = f"fault={self._fault.fault}" if self._fault else "ok"
+        return f"<GpioDriver {pins} {self.pinmap.motor_kind} {state} counted={self.total_counted}>"
+
+
+def _make_motor(motor_class: Any, p: PinMap, pin_factory: Any) -> Any:
+    from gpiozero import PinPWMUnsupported
+
+    try:
+        return motor_class(p.motor[0], p.motor[1], pwm=p.pwm, pin_factory=pin_factory)
+    except PinPWMUnsupported:
+        raise ConfigError(
+            f"motor pins {p.motor[0]},{p.motor[1]} cannot do PWM on this pin factory",
+            hint="set pwm=false (full speed only, duty=1) or use PWM-capable pins",
+        ) from None

@@ -1,0 +1,240 @@
+"""Which GPIO pins the launcher uses and how it drives them, from a TOML file or spec options.
+
+One flat set of keys serves both sources, so a spec option and a config key are
+the same word::
+
+    gpio://?motor=17,18&beam=27&button=22&led=23&buzzer=24&beam_active=low
+
+    # /etc/uno-attack/launcher.toml
+    motor = [17, 18]
+    motor_kind = "dual"      # Motor(forward, backward) through an H-bridge; or "phase_enable"
+    beam = 27
+    beam_active = "low"      # most IR break-beam receivers pull the line low when blocked
+    button = 22
+
+Everything is validated up front, with errors that name the file or spec, the
+key and what was expected: an unknown key, a pin used twice, a pin outside the
+Pi header's BCM range, duty control asked of a non-PWM setup.
+"""
+
+from __future__ import annotations
+
+import tomllib
+from collections.abc import Mapping
+from dataclasses import dataclass, fields, replace
+from pathlib import Path
+from typing import Any
+
+from hardware.errors import ConfigError
+
+#: BCM numbers of the 40-pin header's GPIOs.
+MIN_PIN, MAX_PIN = 0, 27
+MOTOR_KINDS = ("dual", "phase_enable")
+BEAM_ACTIVE = ("low", "high")
+BEAM_PULL = ("auto", "up", "down", "none")
+
+#: The pins the mock rig uses when a spec gives none (also the wiring in docs/hardware.md).
+DEFAULT_PINS: dict[str, Any] = {
+    "motor": (17, 18),
+    "beam": 27,
+    "button": 22,
+    "led": 23,
+    "buzzer": 24,
+}
+
+
+@dataclass(frozen=True)
+class PinMap:
+    """The wiring and the driving parameters of one GPIO launcher. Times are in ms."""
+
+    motor: tuple[int, int]
+    motor_kind: str = "dual"
+    pwm: bool = True
+    duty: float = 1.0
+    beam: int | None = None
+    beam_active: str = "low"
+    beam_pull: str = "auto"
+    button: int | None = None
+    led: int | None = None
+    buzzer: int | None = None
+    #: Open-loop feed time per card (GUESS until `uno-attack calibrate tune` measures it).
+    ms_per_card: float = 250.0
+    #: Jam: no card within this long while the motor runs (closed loop).
+    jam_ms: float = 1500.0
+    #: Jam: the beam blocked for longer than this.
+    blocked_ms: float = 500.0
+    #: The motor never runs longer than this in one go.
+    max_run_ms: float = 10000.0
+    #: Closed loop (count with the beam) when a beam is wired; open loop otherwise.
+    closed_loop: bool | None = None
+    #: Beeps, dings and LED patterns of the original toy.
+    sounds: bool = True
+    #: Holding the button this long clears a latched fault.
+    hold_clear_ms: float = 3000.0
+    #: A passage that blocks the beam at least this long is two cards stuck together (a
+    #: double feed) and counts as two. Off unless set: measure your build's single-card
+    #: blocking time first (docs/hardware.md, "Double feeds").
+    double_ms: float | None = None
+
+    @property
+    def uses_closed_loop(self) -> bool:
+        return self.beam is not None if self.closed_loop is None else self.closed_loop
+
+    @property
+    def beam_pull_up(self) -> bool | None:
+        """The ``pull_up`` argument of gpiozero's DigitalInputDevice for the beam."""
+        if self.beam_pull == "auto":
+            return self.beam_active == "low"
+        return {"up": True, "down": False, "none": None}[self.beam_pull]
+
+    def pins(self) -> dict[str, int]:
+        """Every wired pin by role (the motor's two as ``motor_a``/``motor_b``)."""
+        named = {"motor_a": self.motor[0], "motor_b": self.motor[1]}
+        for role in ("beam", "button", "led", "buzzer"):
+            pin = getattr(self, role)
+            if pin is not None:
+                named[role] = pin
+        return named
+
+
+_FLOAT_KEYS = (
+    "duty",
+    "ms_per_card",
+    "jam_ms",
+    "blocked_ms",
+    "max_run_ms",
+    "hold_clear_ms",
+    "double_ms",
+)
+_PIN_KEYS = ("beam", "button", "led", "buzzer")
+_CHOICES = {"motor_kind": MOTOR_KINDS, "beam_active": BEAM_ACTIVE, "beam_pull": BEAM_PULL}
+KEYS = tuple(f.name for f in fields(PinMap))
+
+
+def pinmap_from_mapping(
+    data: Mapping[str, Any], where: str, *, defaults: Mapping[str, Any] | None = None
+) -> PinMap:
+    """Build and validate a :class:`PinMap`; ``where`` (a file or spec) prefixes every error."""
+    unknown = sorted(set(data) - set(KEYS))
+    if unknown:
+        raise ConfigError(
+            f"{where}: unknown key(s) {', '.join(unknown)}", hint=f"known keys: {', '.join(KEYS)}"
+        )
+    merged = {**(defaults or {}), **data}
+    if "motor" not in merged:
+        raise ConfigError(
+            f"{where}: key motor is missing", hint="e.g. motor=17,18 (H-bridge IN1, IN2)"
+        )
+    values: dict[str, Any] = {"motor": _motor_pins(where, merged["motor"])}
+    for key, raw in merged.items():
+        if key != "motor":
+            values[key] = _convert(where, key, raw)
+    pinmap = PinMap(**values)
+    validate(pinmap, where)
+    return pinmap
+
+
+def _motor_pins(where: str, raw: Any) -> tuple[int, int]:
+    if isinstance(raw, str):
+        raw = [part for part in raw.split(",") if part]
+    if not isinstance(raw, list | tuple) or len(raw) != 2:
+        raise ConfigError(f"{where}: key motor={raw!r} must be two pins, e.g. motor=17,18")
+    first, second = (_pin(where, "motor", part) for part in raw)
+    return first, second
+
+
+def _pin(where: str, key: str, raw: Any) -> int:
+    if isinstance(raw, bool):
+        raise ConfigError(f"{where}: key {key}={raw!r} must be a BCM pin number")
+    try:
+        pin = int(raw, 0) if isinstance(raw, str) else int(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: key {key}={raw!r} must be a BCM pin number") from None
+    if isinstance(raw, float) and raw != pin:
+        raise ConfigError(f"{where}: key {key}={raw!r} must be a whole BCM pin number")
+    if not MIN_PIN <= pin <= MAX_PIN:
+        raise ConfigError(
+            f"{where}: key {key}={raw!r} is out of range; BCM pins are {MIN_PIN}..{MAX_PIN}"
+        )
+    return pin
+
+
+def _convert(where: str, key: str, raw: Any) -> Any:
+    if key in _PIN_KEYS:
+        return None if raw in (None, "", "none") else _pin(where, key, raw)
+    if key == "double_ms" and raw in (None, "", "none", "off"):
+        return None
+    if key in _FLOAT_KEYS:
+        return _positive(where, key, raw)
+    if key in _CHOICES:
+        if raw not in _CHOICES[key]:
+            raise ConfigError(
+                f"{where}: key {key}={raw!r} must be one of {', '.join(_CHOICES[key])}"
+            )
+        return raw
+    return _boolean(where, key, raw)
+
+
+def _positive(where: str, key: str, raw: Any) -> float:
+    try:
+        value = float(raw)
+    except (TypeError, ValueError):
+        raise ConfigError(f"{where}: key {key}={raw!r} must be a number") from None
+    if not value > 0 or value == float("inf"):
+        raise ConfigError(f"{where}: key {key}={raw!r} must be a positive number")
+    return value
+
+
+def _boolean(where: str, key: str, raw: Any) -> bool:
+    if isinstance(raw, bool):
+        return raw
+    text = str(raw).lower()
+    if text in ("1", "true", "yes", "on"):
+        return True
+    if text in ("0", "false", "no", "off"):
+        return False
+    raise ConfigError(f"{where}: key {key}={raw!r} must be true or false")
+
+
+def validate(pinmap: PinMap, where: str) -> None:
+    """Cross-field checks: pins used once, duty control only with PWM, sane timings."""
+    seen: dict[int, str] = {}
+    for role, pin in pinmap.pins().items():
+        if pin in seen:
+            raise ConfigError(f"{where}: pin {pin} is used twice ({seen[pin]} and {role})")
+        seen[pin] = role
+    if pinmap.duty > 1.0:
+        raise ConfigError(f"{where}: key duty={pinmap.duty} must be between 0 and 1")
+    if pinmap.duty < 1.0 and not pinmap.pwm:
+        raise ConfigError(
+            f"{where}: duty={pinmap.duty} asks for speed control but pwm is off",
+            hint="set pwm=true (the H-bridge input must be on a PWM-capable pin) or use duty=1",
+        )
+    if pinmap.closed_loop and pinmap.beam is None:
+        raise ConfigError(f"{where}: closed_loop=true needs a beam sensor pin (key beam)")
+    if pinmap.blocked_ms >= pinmap.max_run_ms or pinmap.jam_ms >= pinmap.max_run_ms:
+        raise ConfigError(
+            f"{where}: jam_ms and blocked_ms must be shorter than max_run_ms={pinmap.max_run_ms}"
+        )
+
+
+def load_pinmap(path: str | Path, overrides: Mapping[str, Any] | None = None) -> PinMap:
+    """Read a launcher TOML file; ``overrides`` (spec options) win over the file's keys."""
+    where = str(path)
+    try:
+        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
+    except OSError as error:
+        raise ConfigError(f"{where}: cannot read launcher config ({error.strerror})") from None
+    except tomllib.TOMLDecodeError as error:
+        raise ConfigError(f"{where}: not valid TOML ({error})") from None
+    nested = [key for key, value in data.items() if isinstance(value, dict)]
+    if nested:
+        raise ConfigError(f"{where}: unexpected table [{nested[0]}]; keys go at the top level")
+    return pinmap_from_mapping({**data, **(overrides or {})}, where)
+
+
+def with_overrides(pinmap: PinMap, **changes: Any) -> PinMap:
+    """A copy of ``pinmap`` with some fields changed (validated again)."""
+    changed = replace(pinmap, **changes)
+    validate(changed, "pin map")
+    return changed

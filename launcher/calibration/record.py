@@ -1,0 +1,100 @@
+"""Press a launcher over and over and write every press to a session file.
+
+Works with any launcher spec (``open_launcher``) and with :class:`ManualLauncher`
+for a stock toy, where a person presses the button and types the count. The
+hopper is loaded with ``cards_loaded`` cards and topped up whenever it drops
+below ``reload_below``, so the session spans a range of loads (for the
+load-dependence check) and records where each reload happened (the 1999
+launcher restarts its firing pattern on every reload).
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from dataclasses import dataclass
+from typing import Any
+
+from hardware.errors import ConfigError
+from launcher.base import Launcher, Volley
+from launcher.calibration.session import Press, SessionHeader, SessionWriter
+
+#: Asks the person how many cards came out of press ``n`` with ``loaded`` cards in the hopper.
+AskCount = Callable[[int, int], int]
+#: Tells the person something (reload the hopper…).
+Tell = Callable[[str], None]
+
+
+class ManualLauncher(Launcher[int]):
+    """A stock toy pressed by a person, who reports each count; no sensor, no motor."""
+
+    backend = "manual"
+    identities_known = False
+
+    def __init__(self, ask: AskCount, tell: Tell, *, first_number: int = 1) -> None:
+        super().__init__()
+        self._ask = ask
+        self._tell = tell
+        self._first = first_number
+
+    def _press(self, loaded: int) -> int:
+        return self._ask(self._first + self.presses, loaded)
+
+    def _on_load(self, loaded: int) -> None:
+        self._tell(f"Load the launcher so its hopper holds {loaded} cards, close the cover (it beeps).")
+
+
+@dataclass
+class Recorder:
+    """Drives presses into a :class:`SessionWriter`; ``next_n`` continues a resumed session."""
+
+    launcher: Launcher[Any]
+    writer: SessionWriter
+    header: SessionHeader
+    next_n: int = 1
+    on_press: Callable[[Press], None] | None = None
+
+    def __post_init__(self) -> None:
+        if self.header.reload_below > self.header.cards_loaded:
+            raise ConfigError(
+                f"--reload-below {self.header.reload_below} is more than --cards {self.header.cards_loaded}"
+            )
+        self._since_reload = 0
+
+    def _top_up(self) -> None:
+        missing = self.header.cards_loaded - self.launcher.remaining
+        self.launcher.load(range(missing))
+        self._since_reload = 0
+
+    def press_once(self) -> Press:
+        """Reload if low (or at the start), press, and write the press before returning it."""
+        if self._since_reload == 0 or self.launcher.remaining < self.header.reload_below:
+            self._top_up()
+        loaded = self.launcher.remaining
+        volley = self.launcher.hit()
+        self._since_reload += 1
+        press = Press(
+            n=self.next_n,
+            count=volley.counted,
+            loaded=loaded,
+            since_reload=self._since_reload,
+            motor_ms=motor_ms(self.launcher, volley),
+        )
+        self.writer.append(press)
+        self.next_n += 1
+        if self.on_press is not None:
+            self.on_press(press)
+        return press
+
+    def run(self, presses: int) -> int:
+        """Make up to ``presses`` presses; returns how many were made."""
+        for _ in range(presses):
+            self.press_once()
+        return presses
+
+
+def motor_ms(launcher: Launcher[Any], volley: Volley[Any]) -> float | None:
+    """Motor time of a press, from ``Volley.meta`` or the backend's ``press_meta``."""
+    meta: dict[str, Any] = dict(getattr(launcher, "press_meta", None) or {})
+    meta.update(volley.meta)
+    value = meta.get("motor_ms")
+    return float(value) if isinstance(value, int | float) else None

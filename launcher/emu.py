@@ -1,0 +1,178 @@
+"""The ``emu://`` launcher: the firmware emulator started in-process, driven through ``serial://``.
+
+Specs::
+
+    emu://                                  a launcher with the default (slow, realistic) mechanism
+    emu://?fast=1&seed=3                    a fast mechanism: whole games in seconds (CI, demos)
+    emu://?fast=1&faults=drop:0.02,corrupt:0.01,dup:0.01&profile=original-1999
+    emu://?cps=8&transit_ms=25&slip=0.05&double=0.02&catch=0.01&battery=0.8
+
+It starts :class:`firmware_bridge.emulator.Emulator` (the real firmware logic on a
+pseudo-terminal, with the mechanism model and the fault plan) and opens its pty
+with the very same :class:`~firmware_bridge.client.FirmwareClient` a Pico gets, so
+everything ``serial://`` does -- handshake, retransmission, event repair, reconnects
+-- is exercised for real. Loading the launcher also loads the emulated hopper, so
+the cards the game loads are the cards the mechanism can shoot.
+
+Options: those of ``serial://`` (minus the port), plus ``faults=`` (the emulator's
+fault plan, ``docs/firmware.md``), ``mseed=`` (mechanism and board seed, default
+``seed``), the mechanism's ``cps``, ``transit_ms``, ``slip``, ``double``, ``catch``,
+``battery``, ``stall``, and ``fast=1``.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterable
+from typing import TYPE_CHECKING, Any
+
+from firmware_bridge.client import FirmwareClient, Timing
+from firmware_bridge.session import RetryPolicy
+from hardware.errors import ConfigError
+from hardware.mechanism import MechanismParams
+from launcher.base import T
+from launcher.errors import BadSpec
+from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
+from launcher.serial import FeedSettings, SerialLauncher, feed_settings, link_timing
+
+if TYPE_CHECKING:
+    from firmware_bridge.emulator import Emulator
+    from launcher.spec import ParsedSpec, SpecOptions
+
+SPEC_FORM = (
+    "emu://?fast=1&seed=N&profile=NAME&faults=PLAN&mseed=N&cps=N&transit_ms=MS&slip=P&double=P"
+    "&catch=P&battery=0..1&stall=0..1 (plus serial:// options such as duty=, jam_ms=, ms_per_card=)"
+)
+
+#: spec option -> MechanismParams field.
+MECHANISM_OPTIONS = {
+    "cps": "cards_per_second",
+    "transit_ms": "card_transit_ms",
+    "slip": "slip_rate",
+    "double": "double_feed_rate",
+    "catch": "catch_rate",
+    "battery": "battery",
+    "stall": "stall_duty",
+}
+
+#: ``fast=1``: a mechanism 100x quicker than a real one, and link timers to match.
+FAST_MECHANISM = {"cards_per_second": 2000.0, "card_transit_ms": 0.2}
+FAST_FEED = FeedSettings(ms_per_card=10.0, jam_ms=100, block_ms=50)
+FAST_TIMING = Timing(retry=RetryPolicy((0.05, 0.1, 0.2, 0.4)), keepalive=0.1, quiet=0.1)
+
+
+class EmuLauncher(SerialLauncher[T]):
+    """A serial launcher whose far end is an in-process :class:`Emulator` (stopped on close)."""
+
+    backend = "emu"
+
+    def __init__(
+        self,
+        emulator: Emulator,
+        client: FirmwareClient,
+        profile: Profile | str = DEFAULT_PROFILE,
+        *,
+        seed: int | None = None,
+        settings: FeedSettings | None = None,
+    ) -> None:
+        super().__init__(client, profile, seed=seed, settings=settings)
+        self.emulator = emulator
+        #: Cards put into the emulated hopper so far (for card accounting in tests).
+        self.cards_loaded = 0
+
+    @property
+    def cards_fed(self) -> int:
+        """Cards that left the emulated hopper: what a perfect sensor would have counted."""
+        return self.cards_loaded - self.emulator.mechanism.hopper
+
+    def load(self, cards: Iterable[T]) -> None:
+        cards = list(cards)
+        super().load(cards)
+        self.emulator.load(len(cards))
+        self.cards_loaded += len(cards)
+
+    def unload(self) -> list[T]:
+        cards = super().unload()
+        left = self.emulator.mechanism.unload()
+        self.cards_loaded -= left
+        return cards
+
+    def clear_fault(self) -> bool:
+        """Clear the firmware fault; the emulator plays the person who pulls a stuck card."""
+        if self.emulator.mechanism.jammed:
+            self.emulator.clear_jam()
+        return super().clear_fault()
+
+    def _close(self) -> None:
+        try:
+            super()._close()
+        finally:
+            self.emulator.stop()
+
+    def describe(self) -> str:
+        return f"port={self.emulator.port} profile={self.profile.name} seed={self.seed}"
+
+
+def mechanism_params(options: SpecOptions, *, fast: bool) -> MechanismParams:
+    """The mechanism from ``fast=`` and the per-parameter options (each wins over ``fast``)."""
+    values: dict[str, Any] = dict(FAST_MECHANISM) if fast else {}
+    for key, name in MECHANISM_OPTIONS.items():
+        value = options.number(key)
+        if value is not None:
+            values[name] = value
+    try:
+        return MechanismParams(**values)
+    except (ConfigError, ValueError) as error:
+        raise BadSpec(f"{options.spec}: {error}") from None
+
+
+def open_spec(parsed: ParsedSpec, default_seed: int | None) -> EmuLauncher[object]:
+    """Handler for ``emu://``: starts the emulator, then opens it like a serial launcher."""
+    options = parsed.options
+    if parsed.path:
+        raise BadSpec(f"{parsed.spec}: emu:// takes no path", hint=f"expected {SPEC_FORM}")
+    fast = options.flag("fast")
+    profile = load_profile(options.text("profile", DEFAULT_PROFILE) or DEFAULT_PROFILE)
+    seed = options.integer("seed", default_seed)
+    mseed = options.integer("mseed", seed if seed is not None else 0)
+    faults = options.text("faults")
+    mechanism = mechanism_params(options, fast=fast)
+    settings = feed_settings(options, base=FAST_FEED if fast else None)
+    timing = link_timing(options, base=FAST_TIMING if fast else None)
+    options.finish(SPEC_FORM)
+    return open_emulated(
+        profile,
+        seed=seed,
+        mseed=mseed,
+        faults=faults,
+        mechanism=mechanism,
+        settings=settings,
+        timing=timing,
+    )
+
+
+def open_emulated(
+    profile: Profile | str = DEFAULT_PROFILE,
+    *,
+    seed: int | None = None,
+    mseed: int | None = 0,
+    faults: str | None = None,
+    mechanism: MechanismParams | None = None,
+    settings: FeedSettings | None = None,
+    timing: Timing | None = None,
+) -> EmuLauncher[object]:
+    """Start an emulator (empty hopper) and connect a launcher to it."""
+    from firmware_bridge.emulator import Emulator
+
+    try:
+        emulator = Emulator(seed=mseed, faults=faults, mechanism=mechanism, cards=0)
+    except ConfigError as error:
+        raise BadSpec(f"emu://: {error}", hint=error.hint) from None
+    port = emulator.start()
+    client = FirmwareClient(port, timing=timing, relocate=lambda: emulator.port or port)
+    try:
+        client.connect()
+    except BaseException:
+        client.close()
+        emulator.stop()
+        raise
+    return EmuLauncher(emulator, client, profile, seed=seed, settings=settings)

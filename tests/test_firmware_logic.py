@@ -1,0 +1,373 @@
+"""The firmware's job/fault/standalone state machine, on an emulated board in virtual time.
+
+The real ``firmware/logic.py`` runs on :class:`EmulatedBoard` (the mechanism model behind
+emulated pins); time only moves when a test says so, so every timer is exact and nothing
+sleeps.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from firmware_bridge import protocol as P
+from firmware_bridge.emulated_hal import EmulatedBoard
+from firmware_bridge.firmware import logic
+from hardware.mechanism import Mechanism, MechanismParams
+
+#: 50 feed attempts a second at full duty, a card blocks the beam 5 ms.
+FAST = MechanismParams(cards_per_second=50.0, card_transit_ms=5.0, stall_duty=0.0)
+
+
+class Rig:
+    """A board plus a minimal host: sends commands, collects replies and events."""
+
+    def __init__(
+        self, params: MechanismParams = FAST, *, cards: int = 90, reset: str = "power", **kw: Any
+    ):
+        self.frames: list[bytes] = []
+        self.mechanism = Mechanism(params, seed=kw.pop("seed", 1), cards=cards)
+        self.board = EmulatedBoard(self.mechanism, output=self.frames.append, seed=1, **kw)
+        self.board.power_on(reset)
+        self.seq = 0
+
+    def raw(self, frame: bytes) -> dict[str, Any]:
+        """Deliver ``frame``; return the reply's typed fields plus its verb under ``_verb``."""
+        before = len(self.frames)
+        self.board.receive(frame)
+        replies = [P.decode(f) for f in self.frames[before:] if f.startswith(b"R")]
+        assert len(replies) == 1, self.frames[before:]
+        kind, seq, verb, fields = replies[0]
+        assert seq == P.decode(frame)[1]
+        return {"_verb": verb, **P.typed(kind, verb, fields)}
+
+    def send(self, verb: str, **fields: Any) -> dict[str, Any]:
+        self.seq = (self.seq + 1) & 0xFF
+        return self.raw(P.encode("C", self.seq, verb, list(fields.items())))
+
+    def run(self, ms: float, *, keepalive: bool = True, step: float = 100.0) -> None:
+        """Let ``ms`` pass, PINGing every ``step`` ms like a well-behaved host."""
+        end = self.board.now_ms + ms
+        while self.board.now_ms < end:
+            self.board.advance_to(min(end, self.board.now_ms + step))
+            if keepalive:
+                self.send("PING")
+
+    def events(self, verb: str | None = None) -> list[dict[str, Any]]:
+        out = []
+        for frame in self.frames:
+            kind, seq, name, fields = P.decode(frame)
+            if kind == "E" and (verb is None or name == verb):
+                out.append({"_verb": name, "_seq": seq, **P.typed(kind, name, fields)})
+        return out
+
+    def motor_spans(self) -> list[tuple[int, int]]:
+        return self.board.motor_on_spans()
+
+
+def test_boot_drives_the_motor_low_first_then_announces() -> None:
+    rig = Rig()
+    assert rig.board.motor_history[0][1] == 0
+    boot = rig.events()[0]
+    assert boot["_verb"] == "BOOT" and boot["_seq"] == 0
+    assert boot["proto"] == P.PROTOCOL_VERSION and boot["fw"] == logic.FIRMWARE_VERSION
+    assert len(boot["boot"]) == 8 and int(boot["boot"], 16) >= 0
+    assert (boot["reset"], boot["state"], boot["fault"]) == ("power", "idle", "none")
+    hello = rig.send("HELLO")
+    assert hello["boot"] == boot["boot"]
+
+
+def test_feed_counts_n_cards_then_stops() -> None:
+    rig = Rig()
+    reply = rig.send("FEED", job=1, n=3)
+    assert (reply["_verb"], reply["job"], reply["dup"], reply["state"], reply["n"]) == (
+        "OK",
+        1,
+        0,
+        "running",
+        3,
+    )
+    assert (reply["max_ms"], reply["jam_ms"], reply["block_ms"], reply["duty"]) == (
+        10000,
+        1500,
+        500,
+        100,
+    )
+    rig.run(1000)
+    assert [e["counted"] for e in rig.events("CARD")] == [1, 2, 3]
+    done = rig.events("DONE")
+    assert [(d["job"], d["counted"], d["reason"], d["total"]) for d in done] == [(1, 3, "count", 3)]
+    assert rig.mechanism.ejected == 3
+    assert len(rig.motor_spans()) == 1
+    assert rig.send("STATUS")["motor"] == 0
+
+
+def test_retransmitted_feed_gets_the_cached_reply_and_never_runs_twice() -> None:
+    rig = Rig()
+    frame = P.encode("C", 9, "FEED", [("job", 5), ("n", 2)])
+    first = rig.raw(frame)
+    rig.run(50, keepalive=False)
+    again = rig.raw(frame)  # the reply was "lost": the host sends the same bytes
+    assert again == first
+    rig.run(1000)
+    assert rig.board.jobs_started == [(rig.board.boots[0], 5)]
+    assert rig.mechanism.ejected == 2
+
+
+def test_feed_for_a_job_already_run_answers_its_state_even_with_a_new_seq() -> None:
+    rig = Rig()
+    rig.send("FEED", job=7, n=2)
+    rig.run(1000)
+    dup = rig.send("FEED", job=7, n=2)
+    assert dup == {"_verb": "OK", "job": 7, "dup": 1, "state": "done", "counted": 2, "end": "count"}
+    rig.run(1000)
+    assert rig.mechanism.ejected == 2 and len(rig.board.jobs_started) == 1
+
+
+def test_a_second_job_while_running_is_refused_as_busy() -> None:
+    rig = Rig()
+    rig.send("FEED", job=1, n=20)
+    assert rig.send("FEED", job=2, n=1) == {"_verb": "ERR", "code": "busy", "job": 1}
+    assert rig.send("RUN", job=3, ms=100)["code"] == "busy"
+
+
+def test_empty_hopper_latches_jam_after_exactly_jam_ms_until_clear() -> None:
+    rig = Rig(cards=0)
+    rig.send("FEED", job=1, n=1, jam_ms=300)
+    rig.run(1000)
+    fault = rig.events("FAULT")
+    assert [(f["code"], f["job"], f["counted"]) for f in fault] == [("jam", 1, 0)]
+    ((on, off),) = rig.motor_spans()
+    assert off - on == 300
+    assert rig.send("FEED", job=2, n=1) == {"_verb": "ERR", "code": "fault", "fault": "jam"}
+    assert rig.send("STATUS")["state"] == "fault"
+    rig.run(5000)
+    assert len(rig.motor_spans()) == 1  # the motor never restarts by itself
+    assert rig.send("CLEAR") == {"_verb": "OK"}
+    rig.mechanism.load(5)
+    assert rig.send("FEED", job=2, n=1)["state"] == "running"
+
+
+def test_a_card_caught_in_the_mouth_latches_beam_blocked() -> None:
+    rig = Rig(MechanismParams(cards_per_second=50, card_transit_ms=5, stall_duty=0, catch_rate=1.0))
+    rig.send("FEED", job=1, n=3, block_ms=200)
+    rig.run(1000)
+    assert [(f["code"], f["counted"]) for f in rig.events("FAULT")] == [("beam_blocked", 1)]
+    ((on, off),) = rig.motor_spans()
+    assert off - on == 20 + 200  # first card at 20 ms, then blocked for block_ms
+    assert rig.mechanism.jammed
+
+
+def test_a_stuck_beam_sensor_faults_a_job_before_any_card() -> None:
+    rig = Rig()
+    rig.board.stick_beam(2000)
+    rig.send("FEED", job=1, n=3, block_ms=100)
+    rig.run(500)
+    assert [f["code"] for f in rig.events("FAULT")] == ["beam_blocked"]
+    assert rig.mechanism.ejected == 0 or rig.events("CARD") == []
+
+
+def test_slow_feeding_hits_max_time() -> None:
+    slow = MechanismParams(cards_per_second=2, card_transit_ms=5, stall_duty=0)
+    rig = Rig(slow)
+    rig.send("FEED", job=1, n=10, max_ms=1200, jam_ms=2000)
+    rig.run(3000)
+    assert [(f["code"], f["counted"]) for f in rig.events("FAULT")] == [("max_time", 2)]
+    ((on, off),) = rig.motor_spans()
+    assert off - on == 1200
+
+
+def test_host_silence_while_running_stops_the_motor() -> None:
+    rig = Rig(MechanismParams(cards_per_second=5, card_transit_ms=5, stall_duty=0))
+    rig.send("FEED", job=1, n=10)
+    rig.run(2000, keepalive=False)
+    assert [f["code"] for f in rig.events("FAULT")] == ["host_silent"]
+    ((on, off),) = rig.motor_spans()
+    assert off - on == P.HOST_SILENCE_MS
+
+
+def test_keepalive_every_200_ms_keeps_a_long_job_going() -> None:
+    rig = Rig(MechanismParams(cards_per_second=5, card_transit_ms=5, stall_duty=0))
+    rig.send("FEED", job=1, n=10)
+    rig.run(3000, step=P.HOST_KEEPALIVE_MS)
+    assert rig.events("FAULT") == [] and rig.events("DONE")[0]["counted"] == 10
+
+
+def test_stop_ends_the_job_at_once() -> None:
+    rig = Rig()
+    rig.send("FEED", job=1, n=50)
+    rig.run(100)
+    counted = rig.events("CARD")[-1]["counted"]
+    assert rig.send("STOP") == {"_verb": "OK", "job": 1, "counted": counted}
+    assert rig.events("DONE")[-1]["reason"] == "stopped"
+    assert rig.send("STATUS")["state"] == "idle" and rig.send("STOP") == {"_verb": "OK"}
+
+
+def test_run_is_timed_and_counts_what_passes() -> None:
+    rig = Rig()
+    assert rig.send("RUN", job=1, ms=300)["ms"] == 300
+    rig.run(1000)
+    done = rig.events("DONE")[0]
+    assert done["reason"] == "time" and done["counted"] == len(rig.events("CARD")) > 10
+    # a card fed at the very millisecond the run ends leaves uncounted, as on a real launcher
+    assert 0 <= rig.mechanism.ejected - done["counted"] <= 1
+    ((on, off),) = rig.motor_spans()
+    assert off - on == 300
+
+
+def test_parameters_are_clamped_and_the_reply_says_so() -> None:
+    rig = Rig()
+    reply = rig.send("FEED", job=1, n=999, max_ms=10**8, jam_ms=1, block_ms=99999, duty=250)
+    assert (reply["n"], reply["max_ms"], reply["jam_ms"], reply["block_ms"], reply["duty"]) == (
+        108,
+        30000,
+        P.LIMITS["jam_ms"][0],
+        2000,
+        100,
+    )
+
+
+def test_bad_commands_get_clear_errors() -> None:
+    rig = Rig()
+    assert rig.send("DANCE") == {"_verb": "ERR", "code": "unknown"}
+    assert rig.send("FEED", job=1) == {"_verb": "ERR", "code": "bad_arg", "field": "n"}
+    assert rig.send("FEED", job=0, n=1) == {"_verb": "ERR", "code": "bad_arg", "field": "job"}
+    assert rig.send("FEED", job="x", n=1)["field"] == "job"
+    assert rig.frames[-1].startswith(b"R")
+
+
+def test_corrupt_and_foreign_frames_are_ignored() -> None:
+    rig = Rig()
+    before = len(rig.frames)
+    good = P.encode("C", 1, "PING")
+    rig.board.receive(good[:-3] + b"00")
+    rig.board.receive(P.encode("R", 1, "PONG"))
+    assert len(rig.frames) == before and rig.board.firmware is not None
+    assert rig.board.firmware.rejected == 1
+
+
+def test_idempotent_commands_always_execute() -> None:
+    rig = Rig()
+    status = P.encode("C", 4, "STATUS")
+    assert rig.raw(status)["state"] == "idle"
+    rig.board.receive(P.encode("C", 5, "FEED", [("job", 1), ("n", 50)]))
+    assert rig.raw(status)["state"] == "running"  # same bytes, fresh answer
+
+
+def test_beat_every_250_ms_and_event_counter_wraps() -> None:
+    rig = Rig(MechanismParams(cards_per_second=1, card_transit_ms=5, stall_duty=0))
+    rig.send("FEED", job=1, n=2, jam_ms=5000, max_ms=30000)
+    rig.run(1000, step=50)
+    beats = rig.events("BEAT")
+    assert len(beats) == 4 and all(b["job"] == 1 for b in beats)
+    seqs = [e["_seq"] for e in rig.events()]
+    assert seqs == list(range(len(seqs)))
+    assert rig.send("STATUS")["ev"] == seqs[-1]
+
+
+def test_event_counter_wraps_at_256() -> None:
+    rig = Rig(MechanismParams(cards_per_second=100, card_transit_ms=1, stall_duty=0), cards=400)
+    for job in range(1, 4):
+        rig.send("FEED", job=job, n=100)
+        rig.run(1500)
+    seqs = [e["_seq"] for e in rig.events()]
+    assert len(seqs) > 256 and all((b - a) % 256 == 1 for a, b in zip(seqs, seqs[1:], strict=False))
+
+
+def test_watchdog_reset_latches_a_fault_at_boot() -> None:
+    rig = Rig(reset="wdt")
+    boot = rig.events("BOOT")[0]
+    assert (boot["reset"], boot["state"], boot["fault"]) == ("wdt", "fault", "watchdog")
+    assert rig.send("FEED", job=1, n=1)["fault"] == "watchdog"
+
+
+# -- standalone mode ---------------------------------------------------------------------------
+def test_profile_survives_reboot_and_the_button_fires_it() -> None:
+    rig = Rig()
+    assert rig.send("PROFILE", kind="iid", p=[0, 0, 1000]) == {"_verb": "OK"}
+    rig.board.power_on("soft")  # flash survives
+    rig.run(10)
+    rig.board.press_button()
+    rig.run(1000)
+    press = rig.events("PRESS")
+    assert [(p["press"], p["want"]) for p in press] == [(1, 2)]
+    done = rig.events("DONE")[-1]
+    assert (done["job"], done["counted"], done["reason"]) == (0, 2, "count")
+
+
+def test_pattern_profile_fires_only_on_its_presses() -> None:
+    rig = Rig()
+    mask = P.fires_mask([2, 3])
+    assert rig.send("PROFILE", kind="pattern", cycle=4, fires=mask, p=[0, 1000])["_verb"] == "OK"
+    wants = []
+    for _ in range(8):
+        rig.board.press_button()
+        rig.run(400)
+        wants.append(rig.events("PRESS")[-1]["want"])
+    assert wants == [0, 1, 1, 0, 0, 1, 1, 0]
+
+
+def test_button_is_debounced_and_ignored_while_running() -> None:
+    rig = Rig(profile="kind=iid p=0,0,0,1000")
+    rig.board.press_button()
+    rig.board.press_button()  # bounce
+    rig.run(20)
+    rig.board.press_button()  # job still running
+    rig.run(1000)
+    assert len(rig.events("PRESS")) == 1
+
+
+@pytest.mark.parametrize(
+    ("fields", "bad"),
+    [
+        ({"kind": "iid", "p": [500, 400]}, "p"),
+        ({"kind": "zigzag", "p": [1000]}, "kind"),
+        ({"kind": "pattern", "p": [1000]}, "cycle"),
+        ({"kind": "pattern", "p": [1000], "cycle": 2, "fires": "F"}, "fires"),
+        ({"kind": "iid", "p": [0] * 16 + [1000]}, "p"),
+    ],
+)
+def test_bad_profiles_are_refused_naming_the_field(fields: dict[str, Any], bad: str) -> None:
+    rig = Rig()
+    assert rig.send("PROFILE", **fields) == {"_verb": "ERR", "code": "bad_arg", "field": bad}
+
+
+def test_damaged_profile_on_flash_falls_back_to_the_default() -> None:
+    rig = Rig(profile="kind=iid p=garbage")
+    assert rig.board.firmware is not None
+    assert rig.board.firmware.profile == logic.parse_profile(logic.DEFAULT_PROFILE)
+
+
+# -- invariants over many jobs -------------------------------------------------------------------
+@settings(max_examples=40, deadline=None)
+@given(
+    n=st.integers(1, 12),
+    max_ms=st.integers(10, 3000),
+    jam_ms=st.integers(5, 800),
+    rate=st.floats(1, 200),
+    slip=st.floats(0, 0.5),
+    catch=st.sampled_from([0.0, 0.0, 0.05]),
+    cards=st.integers(0, 15),
+    seed=st.integers(0, 1000),
+)
+def test_every_job_ends_once_and_the_motor_is_bounded(
+    n: int, max_ms: int, jam_ms: int, rate: float, slip: float, catch: float, cards: int, seed: int
+) -> None:
+    params = MechanismParams(
+        cards_per_second=rate, card_transit_ms=2, stall_duty=0, slip_rate=slip, catch_rate=catch
+    )
+    rig = Rig(params, cards=cards, seed=seed)
+    reply = rig.send("FEED", job=1, n=n, max_ms=max_ms, jam_ms=jam_ms, block_ms=100)
+    rig.run(max_ms + 500, step=P.HOST_KEEPALIVE_MS)
+    ends = rig.events("DONE") + rig.events("FAULT")
+    assert len(ends) == 1
+    ((on, off),) = rig.motor_spans()
+    assert off - on <= reply["max_ms"]
+    counted = ends[0]["counted"]
+    assert counted == len(rig.events("CARD")) <= n
+    if ends[0]["_verb"] == "DONE":
+        assert counted == n
+    assert rig.mechanism.ejected + int(rig.mechanism.jammed) >= counted

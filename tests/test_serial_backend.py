@@ -1,0 +1,141 @@
+"""The ``serial://`` backend: spec options, errors a user meets, standalone profiles, and real presses.
+
+Presses go through a real ``serial.Serial`` to the firmware emulator's pseudo-terminal
+(the emulator runs the firmware's own logic); ``open_launcher("serial://<pty>")`` is
+exactly what a user runs against a Pico.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Iterator
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from firmware_bridge import protocol
+from firmware_bridge.errors import PortNotFound
+from hardware.errors import ConfigError, LauncherFault, LauncherJam
+from launcher.errors import BadSpec
+from launcher.profiles import IIDProfile, PatternProfile, load_profile
+from launcher.serial import SerialLauncher, feed_settings, link_timing, per_mille, profile_fields
+from launcher.spec import open_launcher, parse_spec
+
+
+# -- spec options ------------------------------------------------------------------------
+def test_spec_without_a_port_is_refused() -> None:
+    with pytest.raises(BadSpec, match="no serial port given"):
+        open_launcher("serial://")
+
+
+def test_unknown_option_names_the_expected_form() -> None:
+    with pytest.raises(BadSpec, match="unknown option.*speed") as caught:
+        open_launcher("serial:///dev/ttyACM0?speed=9600")
+    assert "baud=115200" in caught.value.hint
+
+
+def test_bad_option_values_are_clear() -> None:
+    with pytest.raises(BadSpec, match="duty=150 must be 0..100"):
+        open_launcher("serial:///dev/ttyACM0?duty=150")
+    with pytest.raises(BadSpec, match="baud='fast' is not a whole number"):
+        open_launcher("serial:///dev/ttyACM0?baud=fast")
+
+
+def test_feed_and_timing_options() -> None:
+    options = parse_spec("serial:///x?duty=70&jam_ms=900&ms_per_card=120&retry_ms=20&tries=5&timeout=1.5").options
+    settings = feed_settings(options)
+    timing = link_timing(options)
+    assert (settings.duty, settings.jam_ms, settings.ms_per_card) == (70, 900, 120.0)
+    assert settings.job_max_ms(4) == int(3 * 120 * 4 + 1000)
+    assert timing.retry.timeouts == (0.02, 0.04, 0.08, 0.16, 0.32)
+    assert timing.connect_timeout == 1.5
+
+
+def test_missing_port_lists_existing_ports() -> None:
+    with pytest.raises(PortNotFound, match=r"/dev/serial/by-id/usb-nothing does not exist \(ports present:"):
+        open_launcher("serial:///dev/serial/by-id/usb-nothing?timeout=0")
+
+
+# -- standalone profiles -----------------------------------------------------------------
+@given(st.lists(st.integers(0, 50), min_size=1, max_size=16).filter(lambda w: sum(w) > 0))
+def test_per_mille_always_sums_to_1000(weights: list[int]) -> None:
+    total = sum(weights)
+    values = per_mille([w / total for w in weights])
+    assert sum(values) == 1000
+    assert all(abs(v - 1000 * w / total) < 1 for v, w in zip(values, weights, strict=False))
+
+
+def test_iid_profile_fields_fit_a_frame() -> None:
+    profile = load_profile("web-game")
+    assert isinstance(profile, IIDProfile)
+    fields = profile_fields(profile)
+    assert fields[0] == ("kind", "iid")
+    assert len(protocol.encode("C", 0, "PROFILE", fields)) <= protocol.MAX_FRAME
+
+
+def test_pattern_profile_is_sent_as_a_mask() -> None:
+    profile = load_profile("original-1999")
+    assert isinstance(profile, PatternProfile)
+    fields = dict(profile_fields(profile))
+    assert fields["cycle"] == 96
+    assert protocol.fires_from_mask(str(fields["fires"])) == list(profile.fires)
+    p = fields["p"]
+    assert isinstance(p, list) and sum(p) == 1000 and p[:3] == [0, 0, 0] and len(p) == 9
+
+
+def test_profiles_the_firmware_cannot_hold_are_refused() -> None:
+    with pytest.raises(ConfigError, match="stores iid and pattern profiles only"):
+        profile_fields(load_profile("escalating"))
+    wide = IIDProfile(name="wide", source="", description="", probabilities=tuple([1 / 20] * 20))
+    with pytest.raises(ConfigError, match="at most 16"):
+        profile_fields(wide)
+
+
+# -- real presses through serial:// to the emulator ----------------------------------------
+FAST_SPEC = "?retry_ms=30&tries=4&timeout=2&ms_per_card=20"
+
+
+@pytest.fixture
+def emulator() -> Iterator[object]:
+    emulator_module = pytest.importorskip("firmware_bridge.emulator")
+    emu = emulator_module.Emulator(seed=3, mechanism=fast_mechanism(), cards=0)
+    emu.start()
+    yield emu
+    emu.stop()
+
+
+def fast_mechanism() -> object:
+    from hardware.mechanism import MechanismParams
+
+    return MechanismParams(cards_per_second=400.0, card_transit_ms=1.0)
+
+
+def test_presses_count_every_card(emulator: object) -> None:
+    emu = emulator
+    launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&profile=irc-bot&seed=4")  # type: ignore[attr-defined]
+    assert isinstance(launcher, SerialLauncher)
+    with launcher:
+        launcher.load(range(40))
+        emu.load(40)  # type: ignore[attr-defined]
+        volleys = [launcher.hit() for _ in range(6)]
+    dealt = sum(v.counted for v in volleys)
+    assert dealt > 0
+    assert dealt == 40 - emu.mechanism.hopper  # type: ignore[attr-defined]  # cards that left it
+    assert launcher.remaining == 40 - dealt
+    assert all(v.meta["requested"] == v.counted for v in volleys)
+    assert not any(v.identities_known for v in volleys)
+
+
+def test_a_jam_raises_with_the_cards_counted_before_it(emulator: object) -> None:
+    emu = emulator
+    launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&jam_ms=50&profile=irc-bot&seed=1")  # type: ignore[attr-defined]
+    with launcher:
+        launcher.load(range(10))  # the hopper model says 10, the real hopper is empty
+        with pytest.raises(LauncherJam, match="launcher fault jam") as caught:
+            while True:
+                launcher.hit()
+        assert caught.value.volley.counted == 0  # type: ignore[attr-defined]
+        with pytest.raises(LauncherFault, match="fault jam"):
+            launcher.hit()  # latched until cleared
+        assert launcher.clear_fault() is True
+        assert launcher.status().state == "idle"
