@@ -30,7 +30,17 @@ class ConfigError(UnoAttackError, ValueError):
 
 
 class LauncherError(UnoAttackError):
-    """Something went wrong with a launcher (real, emulated or simulated)."""
+    """Something went wrong with a launcher (real, emulated or simulated).
+
+    A press that fails part-way may already have shot cards: the backend sets
+    ``counted`` (cards that came out before the error) and the launcher base class
+    hands those cards out and attaches them as ``volley``, so no card is lost.
+    """
+
+    #: Cards that came out during the failed press, before the error.
+    counted: int = 0
+    #: The :class:`launcher.base.Volley` of those cards, set by ``Launcher.hit``.
+    volley: object = None
 
 
 class LauncherUnavailable(LauncherError):
@@ -48,6 +58,10 @@ class LauncherFault(LauncherError):
     """
 
     hint = "fix the launcher, then clear the fault (`uno-attack launcher clear`)"
+
+    #: How many cards the failed job asked for, and how long the motor ran (ms), when known.
+    requested: int | None = None
+    motor_ms: float | None = None
 
     def __init__(self, message: str, *, fault: str = "fault", hint: str | None = None) -> None:
         super().__init__(message, hint=hint)

@@ -35,6 +35,8 @@ from hardware.errors import ConfigError, LauncherFault, LauncherJam
 from hardware.pinmap import PinMap
 
 _EPS = 1e-9
+#: How often the watchdog of an unsupervised motor (start_motor) looks at it, in real time.
+WATCHDOG_PERIOD_S = 0.05
 #: Buzzer patterns as (on s, off s) pairs: the toy's ready beep, its ding, and the jam alarm.
 READY_BEEP = ((0.15, 0.0),)
 DING = ((0.04, 0.0),)
@@ -173,15 +175,33 @@ class GpioDriver:
             if self.led is not None and not self.led.closed:
                 self.led.off()
 
-    def start_motor(self) -> None:
+    def start_motor(self) -> threading.Thread | None:
         """Bring-up only: motor on, no job supervising it; prefer :meth:`feed` / :meth:`run_for`.
 
         Still covered by the last-resort nets: SIGTERM, the death of this thread
-        (:mod:`hardware.safety`, :meth:`check_owner`) and :meth:`close`.
+        (:mod:`hardware.safety`, :meth:`check_owner`), :meth:`close`, and on a real
+        clock a watchdog thread (returned, so it can be joined) that enforces
+        ``max_run_ms`` and watches the owner thread.
         """
         self.check_fault()
         with self._lock:
             self._motor_on()
+            started = self.clock.now()
+        if not isinstance(self.clock, MonotonicClock):
+            return None  # a virtual clock only moves when someone waits: nothing to watch
+        watchdog = threading.Thread(target=self._watch, args=(started,), daemon=True)
+        watchdog.start()
+        return watchdog
+
+    def _watch(self, started: float) -> None:
+        """Real time only: stop an unsupervised motor whose thread died or that ran too long."""
+        limit = started + self.pinmap.max_run_ms / 1000.0
+        tick = threading.Event()
+        while self.motor_running and not self.check_owner():
+            if self.clock.now() >= limit:
+                self.emergency_stop("max_time")
+                return
+            self.clock.wait(tick, WATCHDOG_PERIOD_S)
 
     def stop_motor(self) -> None:
         self._motor_off()
@@ -230,9 +250,9 @@ class GpioDriver:
     ) -> LauncherFault:
         """A fresh exception for the latched fault, carrying what this job did before it stopped."""
         error = type(fault)(str(fault), fault=fault.fault)
-        error.requested = requested  # type: ignore[attr-defined]
-        error.counted = counted  # type: ignore[attr-defined]
-        error.motor_ms = motor_ms  # type: ignore[attr-defined]
+        error.requested = requested
+        error.counted = counted
+        error.motor_ms = motor_ms
         return error
 
     def clear_fault(self) -> bool:

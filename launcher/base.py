@@ -18,6 +18,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any, Generic, TypeVar
 
+from hardware.errors import LauncherError
+
 T = TypeVar("T")
 
 
@@ -70,7 +72,7 @@ class Launcher(ABC, Generic[T]):
         self._closed = False
         self.presses = 0
         self.when_fired: Callable[[Volley[T]], None] | None = None
-        #: Backends fill this during ``_press`` (e.g. ``motor_ms``, ``requested``); it becomes ``Volley.meta``.
+        #: Filled by backends during ``_press`` (``motor_ms``, ``requested``…); becomes ``Volley.meta``.
         self.press_meta: dict[str, Any] = {}
 
     # -- hopper model -------------------------------------------------------------
@@ -103,20 +105,39 @@ class Launcher(ABC, Generic[T]):
 
     # -- pressing -----------------------------------------------------------------
     def hit(self) -> Volley[T]:
-        """Press the launcher once and return the cards that came out."""
+        """Press the launcher once and return the cards that came out.
+
+        If the press fails part-way (a jam, a lost link), the cards counted before
+        the failure are handed out on ``error.volley`` and the error is raised,
+        unless :meth:`_recover` clears it, in which case the volley is returned.
+        """
         with self._lock:
             self._check_open()
             self.press_meta = {}
-            counted = self._press(len(self._hopper))
-            if counted < 0:
-                raise ValueError(f"{self!r}: backend reported {counted} cards")
-            take = min(counted, len(self._hopper))
-            cards = tuple(self._hopper.popleft() for _ in range(take))
-            self.presses += 1
-            volley = Volley(cards, counted, self.identities_known, dict(self.press_meta))
+            try:
+                counted = self._press(len(self._hopper))
+            except LauncherError as error:
+                error.volley = volley = self._hand_out(error.counted)
+                if not self._recover(error):
+                    raise
+            else:
+                volley = self._hand_out(counted)
         if self.when_fired is not None:
             self.when_fired(volley)
         return volley
+
+    def _hand_out(self, counted: int) -> Volley[T]:
+        """Take ``counted`` cards from the bottom of the hopper model (as many as it holds)."""
+        if counted < 0:
+            raise ValueError(f"{self!r}: backend reported {counted} cards")
+        take = min(counted, len(self._hopper))
+        cards = tuple(self._hopper.popleft() for _ in range(take))
+        self.presses += 1
+        return Volley(cards, counted, self.identities_known, dict(self.press_meta))
+
+    def _recover(self, error: LauncherError) -> bool:
+        """Hook: try to clear a failed press (e.g. a simulated attendant); True to carry on."""
+        return False
 
     @abstractmethod
     def _press(self, loaded: int) -> int:
@@ -145,8 +166,6 @@ class Launcher(ABC, Generic[T]):
 
     def _check_open(self) -> None:
         if self._closed:
-            from hardware.errors import LauncherError
-
             raise LauncherError(f"{self!r} is closed")
 
     def __enter__(self: Any) -> Any:

@@ -16,6 +16,11 @@ deals the identities, bottom card first, exactly as the simulated launcher does;
 ``Volley.identities_known`` is False so the game knows they are the model's, and a
 count beyond the model shows up as ``Volley.shortfall`` (docs/hardware.md,
 "Card identities").
+
+Faults: a jam mid-press raises :class:`~hardware.errors.LauncherJam` carrying the cards
+counted before it on ``error.volley`` (so none goes missing from the game) and stays
+latched until :meth:`GpioLauncher.clear_fault`. On a mock rig, ``attendant=1`` adds a
+simulated person who clears every fault at once, for long simulations with failures.
 """
 
 from __future__ import annotations
@@ -24,7 +29,7 @@ import warnings
 from collections.abc import Iterable
 from typing import TYPE_CHECKING, Any
 
-from hardware.errors import ConfigError, LauncherFault
+from hardware.errors import ConfigError, LauncherError, LauncherFault
 from hardware.pinmap import (
     DEFAULT_PINS,
     KEYS,
@@ -33,7 +38,7 @@ from hardware.pinmap import (
     pinmap_from_mapping,
     with_overrides,
 )
-from launcher.base import Launcher, T, Volley
+from launcher.base import Launcher, T
 from launcher.errors import BadSpec
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 
@@ -93,7 +98,6 @@ class GpioLauncher(Launcher[T]):
         self.seed = seed
         self._sampler = self.profile.sampler(seed)
         self._hopper_known = False
-        self._meta: dict[str, Any] = {}
 
     # -- tuning contract --------------------------------------------------------------
     @property
@@ -150,50 +154,30 @@ class GpioLauncher(Launcher[T]):
 
         wanted = self._sampler.next(loaded)
         requested = min(wanted, loaded) if self._hopper_known else wanted
-        self._meta = {"wanted": wanted, "requested": requested}
+        self.press_meta.update(wanted=wanted, requested=requested)
         self.driver.check_fault()
         self.driver.signal(DING)
-        result = self.driver.feed(requested)
-        self._meta.update(
+        try:
+            result = self.driver.feed(requested)
+        except LauncherFault as error:
+            self.press_meta.update(motor_ms=error.motor_ms or 0.0, stopped=error.fault)
+            raise
+        self.press_meta.update(
             motor_ms=result.motor_ms, stopped=result.stopped, closed_loop=result.closed_loop
         )
         return result.counted
 
-    def hit(self) -> Volley[T]:
-        """Press once; a fault mid-press still hands out the cards counted (on ``error.volley``)."""
-        with self._lock:
-            self._check_open()
-            try:
-                counted = self._press(len(self._hopper))
-            except LauncherFault as error:
-                volley = self._faulted(error)
-            else:
-                volley = self._take(counted)
-        if self.when_fired is not None:
-            self.when_fired(volley)
-        return volley
-
-    def _faulted(self, error: LauncherFault) -> Volley[T]:
-        """Hand out what came out before the fault; raise it, unless an attendant clears it."""
-        partial = int(getattr(error, "counted", 0))
-        self._meta.update(motor_ms=getattr(error, "motor_ms", 0.0), stopped=error.fault)
-        volley = self._take(partial)
-        error.volley = volley  # type: ignore[attr-defined]
-        if not self.attendant or self.rig is None:
-            raise error
+    def _recover(self, error: LauncherError) -> bool:
+        """On the mock, an attendant (``attendant=1``) clears the fault and play goes on."""
+        if not self.attendant or self.rig is None or not isinstance(error, LauncherFault):
+            return False
         self.attended.append(error.fault)
         self.clear_fault()
         if self.rig.mechanism.hopper != self.remaining:
             # the beam missed a double feed earlier: the person makes the hopper match the game
             self.rig.mechanism.unload()
             self.rig.load(self.remaining)
-        return volley
-
-    def _take(self, counted: int) -> Volley[T]:
-        take = min(counted, len(self._hopper))
-        cards = tuple(self._hopper.popleft() for _ in range(take))
-        self.presses += 1
-        return Volley(cards, counted, self.identities_known, meta=dict(self._meta))
+        return True
 
     # -- lifecycle --------------------------------------------------------------------
     def _close(self) -> None:
