@@ -134,6 +134,9 @@ class FirmwareClient:
         self.reconnects = 0
         #: Standalone button presses the firmware reported (PRESS events), oldest first.
         self.presses: list[Frame] = []
+        #: Jobs that failed with LinkLost, with the final count learned after reconnecting.
+        self.late: list[JobResult] = []
+        self._interrupted: int | None = None
         self._open = opener or (lambda p, b: open_port(p, baud=b))
         self._relocate = relocate
         self._clock = clock
@@ -189,7 +192,7 @@ class FirmwareClient:
                 f"this host speaks {protocol.PROTOCOL_VERSION} (firmware {hello.firmware})"
             )
         self._adopt(hello)
-        self._sync_status()
+        self._settle_interrupted(self._sync_status())
         self._resync = False
         return hello
 
@@ -228,12 +231,29 @@ class FirmwareClient:
         """After a lost command or a restart: who is the firmware now, is a job running?"""
         frame = self._command("HELLO")
         restarted = self._is_new_boot(frame)
-        status = self._sync_status()
-        if status.state == "running":
-            self._command("STOP")  # the caller was told that job failed: it must not go on
+        self._settle_interrupted(self._sync_status())
         self._resync = False
         if restarted:
             self._restart(frame, job=None, counted=0)
+
+    def _settle_interrupted(self, status: Status) -> None:
+        """Back in touch after a job failed with LinkLost: stop it, learn its final count.
+
+        The caller was told the job failed, so it must not go on (STOP); cards it
+        counted after the error are put in :attr:`late` for the launcher's accounting.
+        """
+        job, self._interrupted = self._interrupted, None
+        final = status.counted
+        if status.state == protocol.STATE_RUNNING and status.job != 0:
+            reply = self._command("STOP")
+            final = reply.integer("counted", final)
+        if job is not None and status.job == job:
+            self.late.append(JobResult(job, final, "interrupted", status.total))
+
+    def take_late(self) -> list[JobResult]:
+        """Final counts of jobs that failed with LinkLost, learned on reconnecting (once each)."""
+        late, self.late = self.late, []
+        return late
 
     def _absorb_idle_events(self, link: FrameLink) -> None:
         """Events that arrived between operations: presses, and restarts while idle."""
@@ -389,6 +409,7 @@ class FirmwareClient:
                 self._command(verb, [("job", job), *fields])
                 return self._follow(link, watch, max_ms / 1000 + self.timing.job_slack)
             except LinkLost as error:
+                self._interrupted = job
                 raise self._job_lost(watch, error) from None
 
     def _job_lost(self, watch: JobWatch, error: LinkLost) -> LinkLost:

@@ -73,6 +73,7 @@ class Emulator:
         self._clock = clock
         self._t0 = clock()
         self._lock = threading.RLock()
+        self._changed = threading.Condition(self._lock)
         self._schedule = sorted(self.plan.schedule, key=lambda s: s.at_ms)
         self._queue: list[tuple[float, int, str, bytes]] = []  # (due ms, order, direction, data)
         self._order = itertools.count()
@@ -104,6 +105,8 @@ class Emulator:
     def stop(self) -> None:
         """Motor off, thread stopped, pty closed, link removed. Safe to call twice."""
         with self._lock:
+            if not self._stopping and self._thread is not None:
+                self._catch_up(self.now_ms())  # let cards already in the mouth land
             self._stopping = True
             self.board.power_off()
             self._wake()
@@ -164,6 +167,14 @@ class Emulator:
     def now_ms(self) -> float:
         return (self._clock() - self._t0) * 1000.0
 
+    def wait_until(self, predicate: Callable[[], bool], timeout: float = 5.0) -> bool:
+        """Wait (on a condition, never by sleeping) until ``predicate()`` holds; False on timeout.
+
+        The predicate runs with the emulator's lock held, after each step of its thread.
+        """
+        with self._changed:
+            return self._changed.wait_for(predicate, timeout)
+
     # -- things a person (or a test) does ---------------------------------------------------
     def _act(self, action: Callable[[], Any]) -> Any:
         with self._lock:
@@ -171,6 +182,7 @@ class Emulator:
             result = action()
             self._flush(self.now_ms())
             self._wake()
+            self._changed.notify_all()
             return result
 
     def load(self, cards: int) -> None:
@@ -183,7 +195,13 @@ class Emulator:
 
     def clear_jam(self) -> None:
         """A person pulls the stuck card out of the mouth."""
-        self._act(self.mechanism.clear_jam)
+        self._act(self._clear_jam)
+
+    def _clear_jam(self) -> None:
+        # The beam clears with the card: the firmware must see that edge, as on a Pico's IRQ.
+        self.mechanism.clear_jam()
+        hal = self.board.hal
+        self.board._beam(self.mechanism.beam_blocked or (hal is not None and hal.beam_stuck))
 
     def reboot(self, cause: str = "soft") -> str:
         """Restart the firmware (new boot id, motor off, BOOT event); returns the new boot id."""
@@ -317,6 +335,7 @@ class Emulator:
                 if self._wake_r in readable:
                     self._drain_wake()
                 self._step(master if master in readable else None)
+                self._changed.notify_all()
 
     @staticmethod
     def _wait(fds: list[int], timeout: float) -> list[int]:

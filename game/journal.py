@@ -221,7 +221,7 @@ class JournaledLauncher(Launcher[Any]):
         self,
         inner: Launcher[Any],
         *,
-        on_press: Callable[[int], None] | None = None,
+        on_press: Callable[[int], None] | None = None,  # each live press (to journal it)
         replay: Iterable[int] = (),
         repress: bool = False,
         on_fault: FaultHandler | None = None,
@@ -263,8 +263,8 @@ class JournaledLauncher(Launcher[Any]):
             counted = self._replay.popleft()
             if self.repress:
                 self._repress(counted)
-        else:
-            counted = self._press_live()
+            return counted
+        counted = self._press_live()
         if self.on_press is not None:
             self.on_press(counted)
         return counted
@@ -312,7 +312,7 @@ class JournaledLauncher(Launcher[Any]):
         self.inner.close()
 
     def describe(self) -> str:
-        return f"journaled inner={self.inner!r} replay_left={len(self._replay)}"
+        return f"journaled inner={self.inner!r}"
 
 
 def _clear_fault(launcher: Launcher[Any]) -> None:

@@ -110,7 +110,9 @@ def render_table(view: TableView, painter: Painter) -> str:
     out += [_seat_line(seat, painter) for seat in view.seats]
     colour = view.active_colour or colour_of(view.top)
     colour_text = painter.paint(colour, colour) if colour else "any"
-    out.append(f"Top card: {painter.card(view.top)}   active colour: {colour_text}")
+    title = getattr(view.top, "title", None)
+    top = painter.paint(f"{title} ({view.top})", colour_of(view.top) or "wild") if title else painter.card(view.top)
+    out.append(f"Top card: {top}   active colour: {colour_text}")
     if view.hand is not None:
         who = f"{view.viewer}'s" if view.viewer else "Your"
         out.append(f"{who} hand ({len(view.hand)}): {render_hand(view.hand, painter)}")

@@ -69,8 +69,11 @@ class VirtualClock(Clock):
     set the event, which ends the wait at exactly the model time they fired.
     """
 
-    def __init__(self, start: float = 0.0) -> None:
+    def __init__(self, start: float = 0.0, *, pace: float | None = None) -> None:
         self._now = start
+        #: None: never sleep (tests, simulations). 1.0: model time follows real time, for
+        #: interactive use of a mock launcher (e.g. ``launcher serve`` on ``gpio://?mock=1``).
+        self.pace = pace
         self._timelines: list[Timeline] = []
         self._scheduled: list[tuple[float, int, Callable[[], None]]] = []
         self._order = itertools.count()
@@ -94,7 +97,7 @@ class VirtualClock(Clock):
         deadline = self._now + max(0.0, timeout)
         with self._lock:
             while not event.is_set():
-                step = self._next_event_before(deadline)
+                step = self._paced(event, self._next_event_before(deadline))
                 self._advance_to(step)
                 if step >= deadline and not event.is_set():
                     self._run_due()
@@ -104,6 +107,15 @@ class VirtualClock(Clock):
     def advance(self, seconds: float) -> None:
         """Let ``seconds`` of model time pass, acting on every event on the way."""
         self.wait(threading.Event(), seconds)
+
+    def _paced(self, event: threading.Event, step: float) -> float:
+        """With a pace, let the matching real time pass first; an early wake-up ends the step."""
+        if self.pace is None or step <= self._now:
+            return step
+        started = time.monotonic()
+        if event.wait((step - self._now) * self.pace):
+            return min(step, self._now + (time.monotonic() - started) / self.pace)
+        return step
 
     def _next_event_before(self, deadline: float) -> float:
         times = [t for t in (tl.next_event_s() for tl in self._timelines) if t is not None]

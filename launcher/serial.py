@@ -24,6 +24,7 @@ from typing import TYPE_CHECKING, Any
 
 from firmware_bridge import protocol
 from firmware_bridge.client import FirmwareClient, Status, Timing
+from firmware_bridge.errors import LinkLost
 from firmware_bridge.session import JobResult, RetryPolicy
 from hardware.errors import ConfigError, LauncherError
 from launcher.base import Launcher, T, Volley
@@ -85,6 +86,7 @@ class SerialLauncher(Launcher[T]):
         self._sampler = self.profile.sampler(seed)
         #: Every finished job, oldest first (for logs, tests and calibration).
         self.jobs: list[JobResult] = []
+        self._counted_at_error: dict[int, int] = {}
 
     # -- tuning contract --------------------------------------------------------------
     @property
@@ -130,14 +132,29 @@ class SerialLauncher(Launcher[T]):
         wanted = self._sampler.next(loaded)
         requested = min(wanted, loaded)
         self.press_meta.update(wanted=wanted, requested=requested, motor_ms=0.0)
-        if requested <= 0:
-            return 0
-        result = self._shoot(requested)
-        self.jobs.append(result)
-        self.press_meta.update(
-            motor_ms=round(result.elapsed_ms, 1), job=result.job, reason=result.reason
-        )
-        return requested if not self.settings.sensor else result.counted
+        counted = 0
+        if requested > 0:
+            result = self._shoot(requested)
+            self.jobs.append(result)
+            self.press_meta.update(
+                motor_ms=round(result.elapsed_ms, 1), job=result.job, reason=result.reason
+            )
+            counted = requested if not self.settings.sensor else result.counted
+        late = self._late_cards()
+        if late:
+            self.press_meta["late_cards"] = late
+        return counted + late
+
+    def _late_cards(self) -> int:
+        """Cards an interrupted press shot after its LinkLost error (known once reconnected).
+
+        They physically came out, so they leave the hopper model with this press
+        (``meta["late_cards"]``) rather than go missing.
+        """
+        late = 0
+        for result in self.client.take_late():
+            late += max(0, result.counted - self._counted_at_error.pop(result.job, 0))
+        return late
 
     def _shoot(self, n: int) -> JobResult:
         settings = self.settings
@@ -158,6 +175,9 @@ class SerialLauncher(Launcher[T]):
             return super().hit()
         except LauncherError as error:
             counted = int(getattr(error, "counted", 0) or 0)
+            job = getattr(error, "job", None)
+            if isinstance(error, LinkLost) and job is not None:
+                self._counted_at_error[job] = counted
             with self._lock:
                 take = min(counted, len(self._hopper))
                 cards = tuple(self._hopper.popleft() for _ in range(take))

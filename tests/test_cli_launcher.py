@@ -141,7 +141,7 @@ def test_serve_survives_a_jam_waits_for_a_long_press_then_fires_again(tmp_path: 
             stats = serve(launcher, ButtonPresses(launcher.driver), writer, out=out, idle_s=20.0)
         text = out.getvalue()
         assert "FAULT beam_blocked" in text
-        assert "fault still latched" in text
+        assert text.count("fault still latched") == 1  # only the short press at 5 s
         assert "fault cleared; ready" in text
         assert (stats.presses, stats.faults, stats.clears) == (1, 1, 1)
         assert launcher.fault is None and not rig.mechanism.jammed

@@ -188,3 +188,22 @@ def test_double_feeds_are_counted_as_two_when_double_ms_is_set(make: Make) -> No
     assert result.counted == rig.mechanism.ejected  # the beam's count matches what came out
     assert result.counted - result.doubles == rig.mechanism.attempts - rig.mechanism.slips
     assert rig.motor_history() == ON_OFF
+
+
+def test_pwm_on_pins_that_cannot_do_pwm_is_a_config_error_and_pwm_off_works() -> None:
+    from gpiozero.pins.mock import MockFactory
+
+    plain = MockFactory()  # MockPin: no PWM, like a factory without PWM support
+    try:
+        pinmap = pinmap_from_mapping({"sounds": False}, "test", defaults=DEFAULT_PINS)
+        with pytest.raises(ConfigError, match="cannot do PWM"):
+            GpioDriver(pinmap, pin_factory=plain)
+        plain.reset()
+        on_off = pinmap_from_mapping({"sounds": False, "pwm": False}, "test", defaults=DEFAULT_PINS)
+        driver = GpioDriver(on_off, pin_factory=plain)
+        motor = plain.pin(17)
+        driver.start_motor()
+        driver.close()
+        assert [s.state for s in motor.states] == [False, True, False]
+    finally:
+        plain.reset()

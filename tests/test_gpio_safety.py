@@ -202,3 +202,22 @@ def test_close_turns_the_motor_off_and_is_idempotent(rig: MockRig) -> None:
     driver.close()
     driver.close()
     assert rig.motor_history() == ON_OFF
+
+
+def test_watchdog_stops_an_unsupervised_motor_after_the_maximum_run_time() -> None:
+    """Real clock: start_motor with nobody supervising; the watchdog enforces max_run_ms."""
+    factory = MockFactory(pin_class=MockPWMPin)
+    pinmap = _pinmap(max_run_ms=200, jam_ms=100, blocked_ms=100)
+    driver = GpioDriver(pinmap, pin_factory=factory, clock=MonotonicClock())
+    motor = factory.pin(17)
+    try:
+        watchdog = driver.start_motor()
+        assert watchdog is not None
+        watchdog.join(timeout=30)
+        assert not watchdog.is_alive()
+        assert not driver.motor_running
+    finally:
+        driver.close()
+        factory.reset()
+    assert [s.state for s in motor.states] == ON_OFF
+    assert driver.fault is not None and driver.fault.fault == "max_time"

@@ -142,7 +142,7 @@ def test_journaled_presses_replay_without_pressing_the_real_launcher() -> None:
     assert live.cards == (3, 4, 5, 6, 7) and inner.attempts == 1
     # the inner hopper model was brought in line before the live press
     assert inner.peek_hopper() == launcher.peek_hopper()
-    assert pressed == [2, 0, 1, 5]
+    assert pressed == [5]  # replayed presses are in the journal already
 
 
 def test_a_jam_is_reported_and_the_presser_gets_what_was_pulled_out() -> None:

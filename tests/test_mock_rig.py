@@ -145,3 +145,13 @@ def test_monotonic_clock_wait_returns_true_as_soon_as_another_thread_sets_the_ev
     setter.start()
     assert clock.wait(event, 30.0) is True
     setter.join()
+
+
+def test_paced_virtual_clock_wakes_early_when_another_thread_sets_the_event() -> None:
+    clock = VirtualClock(pace=1.0)
+    event = threading.Event()
+    setter = threading.Thread(target=event.set)
+    setter.start()
+    assert clock.wait(event, 60.0) is True  # returns at once, not after a minute
+    setter.join()
+    assert 0.0 <= clock.now() < 60.0

@@ -31,8 +31,15 @@ HEADER = [
 
 def box(ax: plt.Axes, x: float, y: float, w: float, h: float, title: str, colour: str) -> None:
     ax.add_patch(
-        FancyBboxPatch((x, y), w, h, boxstyle="round,pad=0.02,rounding_size=0.15",
-                       fc=colour, ec="#333333", lw=1.5)
+        FancyBboxPatch(
+            (x, y),
+            w,
+            h,
+            boxstyle="round,pad=0.02,rounding_size=0.15",
+            fc=colour,
+            ec="#333333",
+            lw=1.5,
+        )
     )
     ax.text(x + w / 2, y + h - 0.25, title, ha="center", va="top", fontsize=11, weight="bold")
 
@@ -48,8 +55,15 @@ def draw_pi(ax: plt.Axes) -> dict[int, tuple[float, float]]:
     for row, (pin, label, colour) in enumerate(HEADER):
         y = 8.2 - row * 0.95
         ax.add_patch(plt.Circle((3.4, y), 0.12, color=colour))
-        ax.text(3.15, y, f"pin {pin:>2}  {label}", ha="right", va="center", fontsize=9.5,
-                family="monospace")
+        ax.text(
+            3.15,
+            y,
+            f"pin {pin:>2}  {label}",
+            ha="right",
+            va="center",
+            fontsize=9.5,
+            family="monospace",
+        )
         ends[pin] = (3.55, y)
     ax.text(3.65, 8.2, "-> sensor VCC", va="center", fontsize=8, color="#d62728")
     ax.text(3.65, 8.2 - 0.95, "-> all GNDs", va="center", fontsize=8)
@@ -111,16 +125,31 @@ def main() -> None:
     draw_motor(ax, ends)
     draw_inputs(ax, ends)
     draw_outputs(ax, ends)
-    ax.text(13.0, 9.3, "All grounds common: Pi GND, H-bridge GND,\nmotor supply -, sensor GND",
-            fontsize=10, va="top", bbox={"fc": "#ffffff", "ec": "#999999"})
-    ax.text(13.0, 7.9, "Motor supply is separate:\nnever power the motor\nfrom the Pi's 5 V pin",
-            fontsize=10, va="top", bbox={"fc": "#ffebee", "ec": "#c62828"})
+    ax.text(
+        13.0,
+        9.3,
+        "All grounds common: Pi GND, H-bridge GND,\nmotor supply -, sensor GND",
+        fontsize=10,
+        va="top",
+        bbox={"fc": "#ffffff", "ec": "#999999"},
+    )
+    ax.text(
+        13.0,
+        7.9,
+        "Motor supply is separate:\nnever power the motor\nfrom the Pi's 5 V pin",
+        fontsize=10,
+        va="top",
+        bbox={"fc": "#ffebee", "ec": "#c62828"},
+    )
     ax.set_xlim(0, 16)
     ax.set_ylim(0, 10)
     ax.set_aspect("equal")
     ax.axis("off")
-    ax.set_title("uno-attack GPIO launcher wiring (BCM numbers; gpio://?motor=17,18&beam=27"
-                 "&button=22&led=23&buzzer=24)", fontsize=12)
+    ax.set_title(
+        "uno-attack GPIO launcher wiring (BCM numbers; gpio://?motor=17,18&beam=27"
+        "&button=22&led=23&buzzer=24)",
+        fontsize=12,
+    )
     fig.tight_layout()
     fig.savefig(OUT)
     print(f"wrote {OUT}")

@@ -115,6 +115,7 @@ def _serve(
     safety.install_thread_death_hook()
     with ExitStack() as stack:
         launcher = stack.enter_context(_open(args))
+        _follow_real_time(launcher)
         if args.cards:
             launcher.load(range(args.cards))
         writer = stack.enter_context(_session_writer(args, launcher)) if args.log else None
@@ -130,6 +131,13 @@ def _serve(
         file=out,
     )
     return EXIT_OK
+
+
+def _follow_real_time(launcher: Launcher[Any]) -> None:
+    """A mock rig served interactively runs its virtual clock at the pace of real time."""
+    rig = getattr(launcher, "rig", None)
+    if rig is not None:
+        rig.clock.pace = 1.0
 
 
 def _press_source(launcher: Launcher[Any], stdin: TextIO) -> tuple[Any, str]:

@@ -57,6 +57,7 @@ class ButtonPresses(PressSource):
         #: Requests from signal handlers or other threads; a deque because its append and
         #: popleft are atomic, and a signal handler must never wait for a lock.
         self.requests: deque[str] = deque()
+        self._armed = False  # a press began while faulted; its release decides: clear or refuse
 
     def request(self, what: str) -> None:
         """From a signal handler or another thread: 'clear' or 'quit'."""
@@ -85,10 +86,15 @@ class ButtonPresses(PressSource):
         events = self.driver.button_events
         while events:
             kind, held = events.popleft()
-            if faulted and kind == "release" and held >= self.hold_clear_s:
-                return "clear"
-            if kind == "press":
-                return "press"
+            if not faulted:
+                self._armed = False
+                if kind == "press":
+                    return "press"
+            elif kind == "press":
+                self._armed = True  # faulted: wait for the release to know how long it was held
+            elif self._armed:
+                self._armed = False
+                return "clear" if held >= self.hold_clear_s else "press"
         return None
 
 
@@ -136,17 +142,30 @@ def serve(
         idle_since = clock.now()
         if action == "quit":
             break
-        if action == "clear":
-            _clear(launcher, writer, out, stats)
-        elif faulted:
-            print(
-                "launcher fault still latched: hold the button or run `uno-attack launcher clear`",
-                file=out,
-            )
-            _signal(launcher, "JAM_ALARM")
-        else:
-            _fire(launcher, writer, out, stats)
+        _act(action, launcher, writer, out, stats, faulted=faulted)
     return stats
+
+
+def _act(
+    action: str,
+    launcher: Launcher[Any],
+    writer: SessionWriter | None,
+    out: TextIO,
+    stats: ServeStats,
+    *,
+    faulted: bool,
+) -> None:
+    """One press (or clear request) at the table."""
+    if action == "clear":
+        _clear(launcher, writer, out, stats)
+    elif faulted:
+        print(
+            "launcher fault still latched: hold the button or run `uno-attack launcher clear`",
+            file=out,
+        )
+        _signal(launcher, "JAM_ALARM")
+    else:
+        _fire(launcher, writer, out, stats)
 
 
 def _fault_of(launcher: Launcher[Any]) -> LauncherFault | None:

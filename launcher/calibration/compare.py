@@ -151,7 +151,9 @@ def _cvm_fit(cells: FloatArray, p: FloatArray) -> FloatArray:
     return np.asarray(n[..., 0] * np.sum(gaps**2 * p, axis=-1), dtype=float)
 
 
-def _against_profile(session: Side, profile: Side, alpha: float, rng: np.random.Generator) -> Comparison:
+def _against_profile(
+    session: Side, profile: Side, alpha: float, rng: np.random.Generator, draws: int
+) -> Comparison:
     width = max(len(session.cells), len(profile.cells))
     observed, p = session.padded(width), profile.distribution(width)
     n = observed.sum()
@@ -160,14 +162,15 @@ def _against_profile(session: Side, profile: Side, alpha: float, rng: np.random.
     if impossible:
         test = TestOutcome(f"counts {impossible} never happen under the profile", math.inf, 0.0)
         return Comparison(session, profile, (test,), tv, "", alpha)
-    draws = rng.multinomial(int(n), p, size=MC_DRAWS).astype(float)
+    simulated = rng.multinomial(int(n), p, size=draws).astype(float)
     cvm = float(_cvm_fit(observed, p))
-    tests = [TestOutcome("Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_fit(draws, p), cvm))]
+    tests = [TestOutcome("Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_fit(simulated, p), cvm))]
     groups = pool_cells(n * p)
     merged_obs, merged_p = _merge(observed, groups), _merge(p, groups)
     chi = float(_pearson(merged_obs, n * merged_p))
     if len(groups) > 1:
-        tests.append(_chi_outcome(chi, merged_p * n, len(groups), _pearson(_merge(draws, groups), n * merged_p)))
+        simulated_chi = _pearson(_merge(simulated, groups), n * merged_p)
+        tests.append(_chi_outcome(chi, merged_p * n, len(groups), simulated_chi))
     effect = f"Cohen's w = {math.sqrt(chi / n):.2f}"
     return Comparison(session, profile, tuple(tests), tv, effect, alpha)
 
@@ -187,12 +190,12 @@ def _cvm_two(first: FloatArray, columns: FloatArray) -> FloatArray:
     return np.asarray(na * nb / total * np.sum(gaps**2 * columns / total, axis=-1), dtype=float)
 
 
-def _two_sessions(a: Side, b: Side, alpha: float, rng: np.random.Generator) -> Comparison:
+def _two_sessions(a: Side, b: Side, alpha: float, rng: np.random.Generator, draws: int) -> Comparison:
     width = max(len(a.cells), len(b.cells))
     first, second = a.padded(width), b.padded(width)
     columns = first + second
     tv = total_variation(a.distribution(width), b.distribution(width))
-    shuffled = rng.multivariate_hypergeometric(columns.astype(np.int64), int(first.sum()), size=MC_DRAWS)
+    shuffled = rng.multivariate_hypergeometric(columns.astype(np.int64), int(first.sum()), size=draws)
     shuffled = shuffled.astype(float)
     cvm = float(_cvm_two(first, columns))
     tests = [TestOutcome("Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_two(shuffled, columns), cvm))]
@@ -208,14 +211,19 @@ def _two_sessions(a: Side, b: Side, alpha: float, rng: np.random.Generator) -> C
     return Comparison(a, b, tuple(tests), tv, effect, alpha)
 
 
-def compare(a: Side, b: Side, *, alpha: float = 0.05, seed: int | None = 0) -> Comparison:
-    """Test whether ``a`` and ``b`` are the same distribution; two profiles compare exactly."""
+def compare(
+    a: Side, b: Side, *, alpha: float = 0.05, seed: int | None = 0, draws: int = MC_DRAWS
+) -> Comparison:
+    """Test whether ``a`` and ``b`` are the same distribution; two profiles compare exactly.
+
+    ``draws`` Monte-Carlo samples set the p-values' resolution (about 1 / draws).
+    """
     rng = np.random.default_rng(seed)
     if a.is_session and b.is_session:
-        return _two_sessions(a, b, alpha, rng)
+        return _two_sessions(a, b, alpha, rng, draws)
     if a.is_session or b.is_session:
         session, profile = (a, b) if a.is_session else (b, a)
-        result = _against_profile(session, profile, alpha, rng)
+        result = _against_profile(session, profile, alpha, rng, draws)
         return Comparison(a, b, result.tests, result.total_variation, result.effect, alpha)
     width = max(len(a.cells), len(b.cells))
     tv = total_variation(a.distribution(width), b.distribution(width))

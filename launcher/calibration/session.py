@@ -174,10 +174,15 @@ def pooled_counts(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
 
 # -- writing --------------------------------------------------------------------------
 class SessionWriter:
-    """Appends press lines, each flushed and fsync'd before the next press starts."""
+    """Appends press lines, each flushed and fsync'd before the next press starts.
 
-    def __init__(self, handle: IO[str]) -> None:
+    ``durable=False`` skips the fsync, for bulk simulated sessions where a
+    crash costs nothing (tests, benchmarks); recording always uses the default.
+    """
+
+    def __init__(self, handle: IO[str], *, durable: bool = True) -> None:
         self._handle = handle
+        self._durable = durable
 
     @classmethod
     def create(cls, path: str | Path, header: SessionHeader) -> SessionWriter:
@@ -209,7 +214,8 @@ class SessionWriter:
     def _write(self, record: dict[str, Any]) -> None:
         self._handle.write(json.dumps(record) + "\n")
         self._handle.flush()
-        os.fsync(self._handle.fileno())
+        if self._durable:
+            os.fsync(self._handle.fileno())
 
     def close(self) -> None:
         self._handle.close()

@@ -1,0 +1,199 @@
+"""``uno-attack play``: a terminal game for people and bots, journaled, resumable.
+
+    uno-attack play --ruleset attack --seats "Ann,Bob,bot:greedy,bot:random" --seed 7 --journal game.jsonl
+    uno-attack play --resume game.jsonl
+
+See ``docs/play.md``.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from game.bots import BOT_NAMES, make_bot
+from game.chance import derive_seed, fresh_seed
+from game.cli.simulate import parse_options
+from game.engine import Game, open_game_launcher
+from game.errors import JournalError
+from game.journal import PRESS, Journal, JournaledLauncher, JournalWriter, Record, read_journal
+from game.prompt import QuitRequested, SeatSpec, parse_seats
+from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
+from game.table_play import Console, Narrator, PlaySeat, TablePlay
+from game.tui import Painter, PressAnimator
+from hardware.errors import LauncherFault
+from launcher.base import Launcher
+from launcher.spec import resolve_spec
+
+DEFAULT_SEATS = "You,bot:greedy,bot:random"
+EXAMPLE = 'uno-attack play --ruleset attack --seats "Ann,Bob,bot:greedy" --seed 7 --journal game.jsonl'
+#: Options that define a game; with --resume they come from the journal and must not be given.
+GAME_DEFINING = ("ruleset", "seats", "launcher", "seed", "option", "custom", "rounds")
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "play",
+        help="play at the terminal: people (hot-seat) and bots",
+        description=f"Play a game at the terminal. Example: {EXAMPLE}",
+    )
+    parser.add_argument("--ruleset", metavar="ID", help=f"one of {', '.join(RULESET_IDS)} (default {DEFAULT_RULESET})")
+    parser.add_argument("--seats", help=f"comma-separated names; bot:{' / bot:'.join(BOT_NAMES)} for bots "
+                                        f"(default {DEFAULT_SEATS!r})")
+    parser.add_argument("--launcher", metavar="SPEC", help="launcher spec (default: sim:// for Attack rulesets, "
+                                                           "a draw pile for classic/pocket; $UNO_ATTACK_LAUNCHER)")
+    parser.add_argument("--seed", type=int, help="game seed (default: a fresh one, printed and journaled)")
+    parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="rule option, repeatable")
+    parser.add_argument("--custom", metavar="FILE", help="TOML file defining the Wild Customizable action")
+    parser.add_argument("--rounds", type=int, help="stop after this many rounds (default: play to the target)")
+    parser.add_argument("--journal", metavar="FILE", help="write the game to FILE as it is played (crash-safe)")
+    parser.add_argument("--resume", metavar="FILE", help="continue the game journaled in FILE")
+    parser.add_argument("--delay", type=float, help="seconds per frame of the press animation "
+                                                    "(default 0.15 on a terminal, 0 otherwise)")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    if args.resume and args.journal:
+        raise JournalError("--resume FILE continues writing FILE; do not also give --journal")
+    journal = read_journal(args.resume) if args.resume else None
+    settings = _settings_from_journal(journal, args) if journal else _settings_from_args(args)
+    writer = JournalWriter.reopen(journal) if journal else (
+        JournalWriter.create(args.journal, settings) if args.journal else None)
+    try:
+        return _play(settings, journal, writer, args)
+    finally:
+        if writer is not None:
+            writer.close()
+
+
+def _settings_from_args(args: argparse.Namespace) -> Record:
+    options = parse_options(args.option or [], args.custom)
+    ruleset = load_ruleset(args.ruleset or DEFAULT_RULESET, options)
+    seats = parse_seats(args.seats or DEFAULT_SEATS, bots=BOT_NAMES)
+    ruleset.check_players(len(seats))
+    if args.rounds is not None and args.rounds < 1:
+        raise JournalError(f"--rounds {args.rounds}: must be at least 1")
+    spec = args.launcher or ("pile://" if ruleset.draws_from_pile else resolve_spec(None))
+    return {
+        "mode": "play",
+        "ruleset": ruleset.id,
+        "options": options,
+        "seed": args.seed if args.seed is not None else fresh_seed(),
+        "seats": [{"name": seat.name, "bot": seat.bot} for seat in seats],
+        "launcher": spec,
+        "rounds": args.rounds,
+    }
+
+
+def _settings_from_journal(journal: Journal, args: argparse.Namespace) -> Record:
+    given = [f"--{name}" for name in GAME_DEFINING if getattr(args, name, None)]
+    if given:
+        raise JournalError(f"{', '.join(given)} cannot be changed when resuming: the journal {journal.path} "
+                           "defines the game", hint=f"run: uno-attack play --resume {journal.path}")
+    header = journal.header
+    if header.get("mode") != "play":
+        raise JournalError(f"{journal.path} is a {header.get('mode')!r} journal, not a `play` game",
+                           hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}")
+    for key in ("ruleset", "seed", "seats", "launcher"):
+        if key not in header:
+            raise JournalError(f"journal {journal.path}: the header has no {key!r}")
+    return header
+
+
+def _play(settings: Record, journal: Journal | None, writer: JournalWriter | None,
+          args: argparse.Namespace) -> int:
+    seed = int(settings["seed"])
+    ruleset = load_ruleset(settings["ruleset"], settings.get("options") or {})
+    seats = seats_from_header(settings, seed)
+    console = _console(args.delay)
+    narrator = Narrator(console, seats)
+    narrator.muted = bool(journal and journal.decisions)
+    launcher = _launcher(ruleset, settings["launcher"], seed, journal, writer, console)
+    _greet(console, settings, journal, writer)
+    game = Game.new(ruleset, [seat.name for seat in seats], launcher=launcher, seed=seed, on_event=narrator)
+    table = TablePlay(game, seats, console, journal=writer, replay=journal.records if journal else (),
+                      max_rounds=settings.get("rounds"), narrator=narrator)
+    try:
+        table.run()
+    except QuitRequested:
+        _say_saved(console, writer)
+        return 0
+    finally:
+        launcher.close()
+    if table.stopped_early:
+        console.say(f"Stopped after {game.round_number} round(s) (--rounds).")
+    console.say(table.final_line())
+    return 0
+
+
+def seats_from_header(settings: Record, seed: int) -> list[PlaySeat]:
+    """The seats a journal header names; each bot seeded from the game seed and its seat."""
+    seats = []
+    for index, raw in enumerate(settings["seats"]):
+        spec = SeatSpec(raw["name"], raw.get("bot"))
+        bot = make_bot(spec.bot, derive_seed(seed, f"bot:{index}")) if spec.bot else None
+        seats.append(PlaySeat(spec.name, bot))
+    return seats
+
+
+def _console(delay: float | None) -> Console:
+    out = sys.stdout
+    painter = Painter.for_stream(out)
+    if delay is None:
+        delay = 0.15 if painter.enabled else 0.0
+    return Console(out, input, painter, PressAnimator(out, painter, delay=max(0.0, delay)))
+
+
+def _launcher(ruleset: Any, spec: str, seed: int, journal: Journal | None, writer: JournalWriter | None,
+              console: Console) -> Launcher[Any]:
+    device, _ = open_game_launcher(ruleset, spec, seed)
+
+    def journal_press(counted: int) -> None:
+        if writer is not None:
+            writer.append({"type": PRESS, "counted": counted})
+
+    return JournaledLauncher(
+        device,
+        on_press=journal_press,
+        replay=journal.press_counts if journal else (),
+        repress=device.identities_known,
+        on_fault=lambda fault: ask_after_jam(console, fault, "the player who pressed"),
+    )
+
+
+def ask_after_jam(console: Console, fault: LauncherFault, who: str) -> int | None:
+    """Tell the table about a jam, wait for it to be cleared, ask how many cards came out."""
+    console.say(console.painter.paint(f"⚠ The launcher stopped: {fault} ({fault.fault}).", "alert"))
+    console.say(f"  {fault.hint or 'Clear the launcher.'}")
+    while True:
+        try:
+            answer = console.read(f"  Cards pulled out for {who} (they keep them; Enter = none, press again): ")
+        except EOFError:
+            raise QuitRequested() from None
+        answer = answer.strip()
+        if not answer:
+            return None
+        if answer.isdigit():
+            return int(answer)
+        console.say(f"  ✗ {answer!r} is not a number of cards: type 0, 1, 2… or just Enter")
+
+
+def _greet(console: Console, settings: Record, journal: Journal | None, writer: JournalWriter | None) -> None:
+    seats = ", ".join(seat["name"] for seat in settings["seats"])
+    console.say(f"UNO Attack · ruleset {settings['ruleset']} · seed {settings['seed']} · "
+                f"launcher {settings['launcher']} · seats {seats}")
+    if journal is not None:
+        dropped = " (a cut-off last line was dropped)" if journal.dropped_tail else ""
+        console.say(f"Resuming {journal.path}: replaying {len(journal.decisions)} moves{dropped}.")
+    elif writer is not None:
+        console.say(f"Journal: {writer.path} (resume with: uno-attack play --resume {writer.path})")
+    console.say("Type the number of a move, a card code (R7, WAA…), ? for help, quit to stop.")
+
+
+def _say_saved(console: Console, writer: JournalWriter | None) -> None:
+    if writer is not None:
+        console.say(f"\nGame saved in {writer.path}. Continue with: uno-attack play --resume {writer.path}")
+    else:
+        console.say("\nGame abandoned (it was not journaled; use --journal FILE to keep games).")

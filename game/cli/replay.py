@@ -1,0 +1,127 @@
+"""``uno-attack replay FILE [--step]``: watch a journaled game again, move by move.
+
+Works for both kinds of journal (``play`` and ``referee``). Nothing is pressed:
+the launcher's presses come from the journal, so a game played on a real
+launcher replays on any machine. ``--step`` waits for Enter after each move.
+"""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from typing import Any
+
+from game.cli.play import seats_from_header
+from game.engine import Game
+from game.errors import JournalError
+from game.journal import ENTRY, Journal, JournaledLauncher, read_journal
+from game.prompt import QuitRequested
+from game.referee import Entry, IllegalEntry, Op, Referee
+from game.rulesets import load_ruleset
+from game.table_play import Console, Narrator, TablePlay
+from game.tui import Painter, PressAnimator
+from launcher.base import DrawPile
+
+
+def register(subparsers: Any) -> None:
+    parser = subparsers.add_parser(
+        "replay",
+        help="replay a journaled game (play or referee) move by move",
+        description="Replay a game written with --journal. Example: uno-attack replay game.jsonl --step",
+    )
+    parser.add_argument("file", metavar="FILE", help="the journal (JSON Lines) to replay")
+    parser.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    parser.set_defaults(func=run)
+
+
+def run(args: argparse.Namespace) -> int:
+    journal = read_journal(args.file)
+    painter = Painter.for_stream(sys.stdout)
+    console = Console(sys.stdout, input, painter, PressAnimator(sys.stdout, painter))
+    mode = journal.header.get("mode")
+    console.say(f"Replaying {journal.path}: a {mode} game, ruleset {journal.header.get('ruleset')}, "
+                f"seed {journal.header.get('seed')}, {len(journal.decisions)} moves"
+                f"{' (a cut-off last line was dropped)' if journal.dropped_tail else ''}.")
+    pause = _pauser(console) if args.step else None
+    try:
+        if mode == "play":
+            _replay_play(journal, console, pause)
+        elif mode == "referee":
+            _replay_referee(journal, console, pause)
+        else:
+            raise JournalError(f"{journal.path}: unknown journal mode {mode!r} (expected play or referee)")
+    except QuitRequested:
+        console.say("Replay stopped.")
+    return 0
+
+
+def _pauser(console: Console) -> Any:
+    def pause() -> None:
+        try:
+            answer = console.read("  [Enter: next move, q: stop] ")
+        except EOFError:
+            raise QuitRequested() from None
+        if answer.strip().lower() in ("q", "quit"):
+            raise QuitRequested()
+    return pause
+
+
+def _journal_launcher(journal: Journal) -> JournaledLauncher:
+    """A launcher that only ever yields the journaled presses (it never touches hardware)."""
+    return JournaledLauncher(DrawPile(), replay=journal.press_counts, repress=False)
+
+
+def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
+    header = journal.header
+    seed = int(header["seed"])
+    seats = seats_from_header(header, seed)
+    narrator = Narrator(console, seats, reveal=True)
+    ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+    game = Game.new(ruleset, [seat.name for seat in seats], launcher=_journal_launcher(journal), seed=seed,
+                    on_event=narrator)
+    table = TablePlay(game, seats, console, replay=journal.records, narrator=narrator, replay_only=True,
+                      after_decision=pause)
+    table.run()
+    console.say("End of the journal." if not game.is_game_over() else "")
+    console.say(table.final_line())
+
+
+def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
+    header = journal.header
+    ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+    players = list(header["players"])
+    referee = Referee(ruleset, players, _journal_launcher(journal), announce=console.say,
+                      on_press=lambda name, counted, reason, number:
+                      console.animator.press(name, counted, reason, number=number))
+    for record in journal.of_type(ENTRY):
+        entry = Entry.from_record(record)
+        console.say(f"> {describe_entry(entry, players)}")
+        try:
+            referee.apply(entry)
+        except IllegalEntry as error:
+            raise JournalError(f"{journal.path}: entry {record} cannot be replayed: {error}") from None
+        if pause is not None:
+            pause()
+    state = referee.state
+    scores = ", ".join(f"{name} {score}" for name, score in zip(players, state.scores, strict=True))
+    console.say(f"End of the journal: round {state.round_number}, scores {scores}.")
+
+
+def describe_entry(entry: Entry, players: list[str]) -> str:
+    """An entry as the operator would have typed it."""
+    def name(seat: int | None) -> str:
+        return players[seat] if seat is not None and 0 <= seat < len(players) else "?"
+
+    if entry.op in (Op.PLAY, Op.START) and entry.card is not None:
+        text = entry.card.title
+        text += f" {entry.color.name.lower()}" if entry.color is not None and entry.card.is_wild else ""
+        text += f" +{entry.count}" if entry.count else ""
+        text += f" > {name(entry.seat)}" if entry.seat is not None else ""
+        return text + (" uno" if entry.uno else "")
+    if entry.op is Op.SCORE:
+        return "points left: " + ", ".join(f"{n} {p}" for n, p in zip(players, entry.points, strict=False))
+    if entry.op in (Op.HIT, Op.FIX):
+        return f"{entry.op.value} {name(entry.seat)} {entry.count or ''}".strip()
+    if entry.op in (Op.UNO, Op.CATCH):
+        return f"{entry.op.value} {name(entry.seat)}"
+    return entry.op.value

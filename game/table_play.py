@@ -1,0 +1,420 @@
+"""The table for ``uno-attack play``: people and bots around one terminal, journaled move by move.
+
+A :class:`TablePlay` drives a :class:`~game.engine.Game`. Bots decide by
+themselves; a person sees the table and their own hand (hot-seat: with two or
+more people the screen is cleared and the next person asked to take the seat
+before their hand is shown), picks from the numbered legal moves, and gets the
+reason and the same question again for anything the rules or the parser
+refuse. Every launcher press is shown as it happens (the engine's event
+callback is synchronous).
+
+Journal and resume (``game.journal``): each decision is one ``move`` record
+(the seat and the moves it made, e.g. ``["R5", "uno"]``). Resuming replays the
+same loop with the people's answers taken from the journal and the bots
+deciding again: the bots' and the launcher's random streams then continue
+exactly where they stopped, and a bot that decides differently from the
+journal is reported as a :class:`~game.errors.JournalError`.
+
+Catching a missed UNO: bots use their table moves (``Game.table_moves``)
+before the next decision; a person can catch when they are the next to decide
+(the catch is in their list of moves), which is "before the next player
+begins" in the rules' words.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import json
+import re
+from collections import deque
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
+from typing import Any, TextIO
+
+from game.bots import Bot, seat_moves
+from game.cards import Card, NotationError
+from game.engine import Game
+from game.errors import IllegalMove, JournalError
+from game.journal import MOVE, JournalWriter, Record
+from game.moves import Decision, Move, MoveKind
+from game.prompt import InputRejected, Menu, QuitRequested, ask, normalise
+from game.tui import ARROWS, Painter, PressAnimator, Seat, TableView, render_help, render_menu, render_table
+
+
+@dataclass(frozen=True)
+class PlaySeat:
+    """A seat at the table: a person (``bot is None``) or a bot."""
+
+    name: str
+    bot: Bot | None = None
+
+    @property
+    def is_human(self) -> bool:
+        return self.bot is None
+
+
+@dataclass
+class Console:
+    """Where the table writes and how it reads a line (``input`` in the real program)."""
+
+    out: TextIO
+    read: Callable[[str], str]
+    painter: Painter
+    animator: PressAnimator
+
+    def say(self, text: str = "") -> None:
+        self.out.write(text + "\n")
+        self.out.flush()
+
+
+class TablePlay:
+    """One game at one table; :meth:`run` plays until the game (or the round limit) ends."""
+
+    def __init__(
+        self,
+        game: Game,
+        seats: Sequence[PlaySeat],
+        console: Console,
+        *,
+        journal: JournalWriter | None = None,
+        replay: Sequence[Record] = (),
+        max_rounds: int | None = None,
+        narrator: Narrator | None = None,
+        replay_only: bool = False,
+        after_decision: Callable[[], None] | None = None,
+    ) -> None:
+        self.game = game
+        self.narrator = narrator
+        #: ``uno-attack replay``: stop when the journal runs out and narrate the replayed moves.
+        self.replay_only = replay_only
+        self.after_decision = after_decision
+        self.seats = list(seats)
+        self.console = console
+        self.journal = journal
+        self.max_rounds = max_rounds
+        self._replay: deque[Record] = deque(r for r in replay if r["type"] == MOVE)
+        self._shown: int | None = None
+        self._humans = sum(seat.is_human for seat in self.seats)
+        self.stopped_early = False
+        self._sync_narrator()
+
+    @property
+    def replaying(self) -> bool:
+        return bool(self._replay)
+
+    # -- the loop -----------------------------------------------------------------------
+    def run(self) -> None:
+        """Play on; returns at game end, at the round limit, or raises QuitRequested."""
+        game = self.game
+        while not game.is_game_over():
+            if self.replay_only and not self._replay:
+                return
+            if game.pending is Decision.ROUND_OVER:
+                if self.max_rounds and game.round_number >= self.max_rounds:
+                    self.stopped_early = True
+                    return
+                game.start_next_round()
+                continue
+            self._table_window()
+            seat = game.decider
+            if self.seats[seat].is_human:
+                self._human_turn(seat)
+            else:
+                self._bot_turn(seat)
+            if self.after_decision is not None:
+                self.after_decision()
+
+    def _table_window(self) -> None:
+        """Before the next decision, each bot may call UNO or catch (the caller first)."""
+        game = self.game
+        first = game.uno_pending if game.uno_pending is not None else game.decider
+        for offset in range(len(self.seats)):
+            seat = (first + offset) % len(self.seats)
+            bot = self.seats[seat].bot
+            if bot is None:
+                continue
+            moves = seat_moves(game, seat, game.table_moves())
+            choice = bot.table_move(game, seat, moves) if moves else None
+            if choice is not None:
+                self._commit(seat, [choice], table=True)
+
+    def _bot_turn(self, seat: int) -> None:
+        bot = self.seats[seat].bot
+        assert bot is not None
+        self._commit(seat, [bot.choose(self.game, seat)])
+
+    def _commit(self, seat: int, moves: list[Move], *, table: bool = False) -> None:
+        """Play a bot's moves; while replaying, check them against the journal instead of writing."""
+        replayed = bool(self._replay)
+        if replayed:
+            record = self._replay.popleft()
+            expected = (record.get("seat"), list(record.get("moves", [])))
+            if expected != (seat, [str(m) for m in moves]):
+                raise JournalError(
+                    f"the journal says seat {expected[0]} made {expected[1]}, but {self.seats[seat].name} "
+                    f"chose {[str(m) for m in moves]}: it was written by a different version or edited"
+                )
+        for move in moves:
+            self.game.play(move)
+        if not replayed:
+            self._record(seat, moves, table=table)
+        self._sync_narrator()
+
+    def _record(self, seat: int, moves: list[Move], *, table: bool = False) -> None:
+        if self.journal is not None and moves:
+            record: Record = {"type": MOVE, "seat": seat, "moves": [str(m) for m in moves]}
+            if table:
+                record["table"] = True
+            self.journal.append(record)
+
+    def _sync_narrator(self) -> None:
+        if self.narrator is not None and not self.replay_only:
+            self.narrator.muted = bool(self._replay)
+
+    # -- people -------------------------------------------------------------------------
+    def _human_turn(self, seat: int) -> None:
+        if self._replay:
+            self._replay_human(seat)
+            return
+        self._hand_over(seat)
+        self.console.say(self._screen(seat))
+        while True:
+            moves = ask(self.console.read, self.console.say, self._question(seat),
+                        lambda text: self._parse(seat, text), on_help=self._help)
+            if self._try(seat, moves):
+                return
+
+    def _replay_human(self, seat: int) -> None:
+        record = self._replay.popleft()
+        if record.get("seat") != seat:
+            raise JournalError(f"the journal has a move by seat {record.get('seat')} where "
+                               f"{self.seats[seat].name} (seat {seat}) decides")
+        try:
+            for text in record.get("moves", []):
+                self.game.play(Move.parse(text))
+        except (IllegalMove, NotationError) as error:
+            raise JournalError(f"journaled move {record.get('moves')} cannot be replayed: {error}") from None
+        self._sync_narrator()
+
+    def _try(self, seat: int, moves: list[Move]) -> bool:
+        """Play the person's moves; an illegal first move is explained and asked again."""
+        played: list[Move] = []
+        for move in moves:
+            try:
+                self.game.play(move)
+            except IllegalMove as error:
+                self.console.say(f"  ✗ {self._names(str(error))}")
+                if not played:
+                    return False
+                break
+            played.append(move)
+        self._record(seat, played)
+        decided_again = self.game.decider == seat and self.game.pending is not Decision.ROUND_OVER
+        if decided_again and not self.game.is_round_over():
+            self.console.say(self._screen(seat))
+            return False
+        return True
+
+    def _hand_over(self, seat: int) -> None:
+        """Hot-seat: hide the last person's hand and wait for the next person to sit down."""
+        if self._humans < 2 or self._shown == seat:
+            self._shown = seat
+            return
+        painter, name = self.console.painter, self.seats[seat].name
+        self.console.out.write(painter.clear())
+        try:
+            self.console.read(f"Pass the terminal to {name}. {name}, press Enter when you are ready: ")
+        except EOFError:
+            raise QuitRequested() from None
+        self._shown = seat
+
+    def _screen(self, seat: int) -> str:
+        game, painter = self.game, self.console.painter
+        view = TableView(
+            seats=[Seat(s.name, size, score, is_current=(i == game.decider), note="UNO!" if size == 1 else "")
+                   for i, (s, size, score) in enumerate(zip(self.seats, game.hand_sizes, game.scores, strict=True))],
+            top=game.top_card, active_colour=_colour_word(game), direction=game.direction,
+            round_number=game.round_number, target=game.ruleset.target, hand=game.hand(seat),
+            viewer=self.seats[seat].name,
+        )
+        lines = [render_table(view, painter), self._situation(seat)]
+        labels = [self._label(move) for move in self._options(seat)]
+        lines.append(render_menu(labels, painter, title="Your moves (number, card code, or ? for help)"))
+        if len(game.hands[seat]) == 2 and game.pending is Decision.TURN:
+            lines.append("  Two cards left: add 'uno' to your move to call it (e.g. '1 uno').")
+        return "\n".join(line for line in lines if line)
+
+    def _situation(self, seat: int) -> str:
+        game, pending = self.game, self.game.pending
+        actor = self.seats[game.actor].name
+        texts = {
+            Decision.COLOR: "Choose the colour to play next.",
+            Decision.TARGET: "Pick the player to aim at.",
+            Decision.DRAWN: f"You drew {game.drawn_card}: play it now or keep it.",
+            Decision.PLAY_AGAIN: "You may play one more card, or pass.",
+            Decision.GIVE: "Pass one of your cards to the next player.",
+            Decision.STACK: f"{actor} hit you: stack a hit card, or take {game.stacked} presses.",
+            Decision.CHALLENGE: f"{actor} played a {game.top_card.title} on you: challenge it or accept.",
+        }
+        return texts.get(pending, "")
+
+    def _question(self, seat: int) -> str:
+        return f"{self.seats[seat].name}> "
+
+    def _options(self, seat: int) -> list[Move]:
+        return self.game.legal_moves() + seat_moves(self.game, seat, self.game.table_moves())
+
+    def _label(self, move: Move) -> str:
+        game, kind = self.game, move.kind
+        if kind is MoveKind.PLAY and move.card is not None:
+            return f"{move.card.title} ({move.card.code})"
+        if kind is MoveKind.DRAW:
+            return "draw a card" if game.ruleset.draws_from_pile else "press the launcher"
+        if kind is MoveKind.COLOR and move.color is not None:
+            return f"choose {move.color.name.lower()}"
+        if kind is MoveKind.TARGET and move.target is not None:
+            return f"aim at {self.seats[move.target].name}"
+        if kind is MoveKind.CATCH and move.target is not None:
+            return f"catch {self.seats[move.target].name} (did not call UNO)"
+        if kind is MoveKind.GIVE and move.card is not None:
+            return f"give {move.card.title} ({move.card.code})"
+        return _LABELS.get(kind, str(move))
+
+    def _parse(self, seat: int, text: str) -> list[Move]:
+        """A menu number, a card/move code, or a label; 'uno' may follow the move."""
+        words = normalise(text).split()
+        call_uno = len(words) > 1 and words[-1] == "uno"
+        body = " ".join(words[:-1] if call_uno else words)
+        options = self._options(seat)
+        move = self._pick(body, options)
+        moves = [move]
+        if call_uno and move.kind is not MoveKind.UNO:
+            moves.append(Move(MoveKind.UNO))
+        return moves
+
+    def _pick(self, body: str, options: list[Move]) -> Move:
+        menu = Menu(options, [self._label(m) for m in options], what="move")
+        if body.isdigit() or not body:
+            return menu.pick(body)
+        try:
+            move = Move.parse(body)
+        except NotationError:
+            return menu.pick(body)
+        if move.kind is MoveKind.CATCH or move.by is not None:
+            return move
+        return next((m for m in options if m == move), move)
+
+    def _help(self, topic: str) -> None:
+        if topic:
+            try:
+                card = Card.parse(topic)
+                topic = card.kind.title
+            except NotationError:
+                pass
+        self.console.say(render_help([topic] if topic else ()))
+
+    def _names(self, text: str) -> str:
+        """Engine messages say ``seat 2``; people read names."""
+        return re.sub(r"seat (\d+)", lambda m: self._seat_name(int(m.group(1))), text)
+
+    def _seat_name(self, seat: int) -> str:
+        return self.seats[seat].name if 0 <= seat < len(self.seats) else f"seat {seat}"
+
+    # -- the end ------------------------------------------------------------------------
+    def final_line(self) -> str:
+        """One line that identifies the end state (the resume test compares it)."""
+        game = self.game
+        scores = " ".join(f"{s.name}={score}" for s, score in zip(self.seats, game.scores, strict=True))
+        winner = self.seats[game.winner].name if game.winner is not None else "none yet"
+        return f"Final: winner {winner} | scores {scores} | rounds {game.round_number} | digest {self.digest()}"
+
+    def digest(self) -> str:
+        """A short hash of every event of the game, launcher description aside."""
+        events = [{k: v for k, v in e.items() if k != "launcher"} for e in self.game.events]
+        blob = json.dumps(events, sort_keys=True, default=str).encode()
+        return hashlib.sha256(blob).hexdigest()[:16]
+
+
+_LABELS = {
+    MoveKind.PASS: "pass (keep it / no extra card)",
+    MoveKind.TAKE: "take the stacked presses",
+    MoveKind.CHALLENGE: "challenge",
+    MoveKind.ACCEPT: "accept the draw",
+    MoveKind.UNO: "call UNO",
+}
+
+
+def _colour_word(game: Game) -> str | None:
+    color = game.active_color
+    return color.name.lower() if color is not None else None
+
+
+class Narrator:
+    """Turns engine events into lines at the table (and animated presses)."""
+
+    def __init__(self, console: Console, seats: Sequence[PlaySeat], *, reveal: bool = False) -> None:
+        self.console = console
+        self.seats = list(seats)
+        #: Show every hand at the deal and the cards each press yields (replays only).
+        self.reveal = reveal
+        self.muted = False
+
+    def __call__(self, event: dict[str, Any]) -> None:
+        if self.muted:
+            return
+        kind = event["type"]
+        if kind == "hit":
+            self.console.animator.press(self._name(event["player"]), int(event.get("counted", 0)),
+                                        event.get("reason", ""))
+            if self.reveal and event.get("cards"):
+                self.console.say(f"     ({' '.join(event['cards'])})")
+            return
+        text = self._describe(kind, event)
+        if text:
+            self.console.say(text)
+        if self.reveal and kind == "deal":
+            for seat, hand in zip(self.seats, event["hands"], strict=False):
+                self.console.say(f"   {seat.name}: {' '.join(hand)}")
+
+    def _name(self, seat: Any) -> str:
+        return self.seats[seat].name if isinstance(seat, int) and 0 <= seat < len(self.seats) else "?"
+
+    def _describe(self, kind: str, e: dict[str, Any]) -> str:
+        name = self._name(e.get("player"))
+        simple: dict[str, Callable[[], str]] = {
+            "dealer": lambda: f"{self._name(e['seat'])} deals first.",
+            "deal": lambda: f"— Round {e['round']}: {self._name(e['dealer'])} deals; top card "
+                            f"{Card.parse(e['starter']).title}.",
+            "play": lambda: f"{name} plays {Card.parse(e['card']).title}.",
+            "color": lambda: f"{name} chooses {_COLOUR_NAMES.get(e['color'], e['color'])}.",
+            "target": lambda: f"{name} aims at {self._name(e['target'])}.",
+            "skip": lambda: f"{name} is skipped.",
+            "reverse": lambda: f"Play now goes {ARROWS.get(e['direction'], '?')}.",
+            "reload": lambda: f"The launcher was empty: {len(e['cards'])} cards from the discard pile are "
+                              "shuffled and loaded.",
+            "discard": lambda: f"{name} discards {len(e['cards'])} more card(s) of that colour.",
+            "trade": lambda: f"{name} trades hands with {self._name(e['target'])}.",
+            "rotate": lambda: "Every hand moves one seat along.",
+            "give": lambda: f"{name} passes a card to {self._name(e['to'])}.",
+            "uno": lambda: (f"{self._name(e['by'])} catches {name}, who did not call UNO!" if e["caught"]
+                            else f"{name} calls UNO!"),
+            "challenge": lambda: f"{name} challenges {self._name(e['accused'])}: "
+                                 f"{'guilty' if e['guilty'] else 'innocent'}.",
+            "accept": lambda: f"{name} accepts.",
+            "take": lambda: f"{name} takes the stack ({e['presses']} presses).",
+            "round_end": lambda: self._round_end(e),
+            "game_end": lambda: f"Game over: {self._name(e['winner'])} wins! Scores: {self._scores(e['scores'])}.",
+        }
+        maker = simple.get(kind)
+        return maker() if maker else ""
+
+    def _round_end(self, e: dict[str, Any]) -> str:
+        who = self._name(e["winner"]) if e.get("winner") is not None else "No one"
+        return f"{who} wins round {e['round']}. Points this round: {self._scores(e['gained'])}; " \
+               f"scores: {self._scores(e['scores'])}."
+
+    def _scores(self, values: Sequence[int]) -> str:
+        return ", ".join(f"{seat.name} {value}" for seat, value in zip(self.seats, values, strict=False))
+
+
+_COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
