@@ -36,6 +36,13 @@ def best_rate(presses: int, repeats: int, run: Callable[[int], object]) -> float
     return presses / best
 
 
+def vectorised(profile: Profile) -> Callable[[int], object]:
+    def run(presses: int) -> object:
+        return sample(profile, presses, seed=1)
+
+    return run
+
+
 def per_press_sampler(profile: Profile) -> Callable[[int], object]:
     def run(presses: int) -> object:
         sampler = profile.sampler(1)
@@ -47,7 +54,7 @@ def per_press_sampler(profile: Profile) -> Callable[[int], object]:
 def sim_launcher(profile: Profile) -> Callable[[int], object]:
     def run(presses: int) -> object:
         launcher: SimLauncher[int] = SimLauncher(profile, seed=1)
-        launcher.load(range(10**9))  # never runs dry; the deque only holds references to small ints
+        launcher.load(range(presses * max(profile.max_count, 1)))  # enough cards never to run dry
         return [launcher.hit() for _ in range(presses)]
 
     return run
@@ -55,20 +62,30 @@ def sim_launcher(profile: Profile) -> Callable[[int], object]:
 
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n")[0])
-    parser.add_argument("--presses", type=int, default=10_000_000, help="presses for the vectorised sampler")
-    parser.add_argument("--slow-presses", type=int, default=200_000, help="presses for the per-press paths")
+    parser.add_argument(
+        "--presses", type=int, default=10_000_000, help="presses for the vectorised sampler"
+    )
+    parser.add_argument(
+        "--slow-presses", type=int, default=200_000, help="presses for the per-press paths"
+    )
     parser.add_argument("--repeats", type=int, default=3)
     args = parser.parse_args()
     print(f"Python {platform.python_version()}, numpy {np.__version__}, {platform.machine()}")
     print()
-    print("| profile | kind | vectorised (presses/s) | sampler.next (presses/s) | SimLauncher.hit (presses/s) | speed-up |")
+    print(
+        "| profile | kind | vectorised (presses/s) | sampler.next (presses/s) "
+        "| SimLauncher.hit (presses/s) | speed-up |"
+    )
     print("|---|---|---:|---:|---:|---:|")
     for name in ("web-game", "irc-bot", "original-1999", "escalating"):
         profile = load_profile(name)
-        fast = best_rate(args.presses, args.repeats, lambda n, p=profile: sample(p, n, seed=1))
+        fast = best_rate(args.presses, args.repeats, vectorised(profile))
         slow = best_rate(args.slow_presses, args.repeats, per_press_sampler(profile))
         hit = best_rate(min(args.slow_presses, 100_000), args.repeats, sim_launcher(profile))
-        print(f"| {name} | {profile.kind} | {fast:,.0f} | {slow:,.0f} | {hit:,.0f} | {fast / slow:,.0f}x |")
+        print(
+            f"| {name} | {profile.kind} | {fast:,.0f} | {slow:,.0f} | {hit:,.0f} "
+            f"| {fast / slow:,.0f}x |"
+        )
 
 
 if __name__ == "__main__":

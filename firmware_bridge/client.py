@@ -164,11 +164,14 @@ class FirmwareClient:
             try:
                 return self._try_connect()
             except (LinkLost, LauncherUnavailable) as error:
-                self._drop_link()
+                if self._link is not None and self._link.is_lost:
+                    self._drop_link()  # reopen; a port that opened but is silent stays open
                 if self._clock() + delay > deadline or self._closed:
+                    self._drop_link()
                     raise self._connect_error(error) from None
-            self._wake.wait(delay)
-            delay = min(delay * 2, 0.8)
+            if self._link is None:
+                self._wake.wait(delay)  # the port is absent or busy: back off before reopening
+                delay = min(delay * 2, 0.8)
 
     def _connect_error(self, error: LauncherError) -> LauncherError:
         if isinstance(error, LauncherUnavailable):
@@ -406,17 +409,18 @@ class FirmwareClient:
             self._next_job = job % protocol.MAX_JOB_ID + 1
             watch = JobWatch(job, want)
             try:
-                self._command(verb, [("job", job), *fields])
-                return self._follow(link, watch, max_ms / 1000 + self.timing.job_slack)
+                started = self._command(verb, [("job", job), *fields]).at
+                result = self._follow(link, watch, max_ms / 1000 + self.timing.job_slack)
+                return replace(result, elapsed_ms=max(0.0, watch.ended_at - started) * 1000)
             except LinkLost as error:
                 self._interrupted = job
                 raise self._job_lost(watch, error) from None
 
     def _job_lost(self, watch: JobWatch, error: LinkLost) -> LinkLost:
         lost = LinkLost(
-            f"{error} during job {watch.job} ({watch.counted} card(s) counted so far); "
-            "the firmware "
-            "stops the motor by itself when the host goes quiet, and the job will NOT be replayed",
+            f"{error} during job {watch.job} ({watch.counted} card(s) counted so far); the "
+            "firmware stops the motor by itself when the host goes quiet, and the job will NOT "
+            "be replayed",
             hint=error.hint,
         )
         return annotate(lost, job=watch.job, counted=watch.counted)
@@ -429,9 +433,10 @@ class FirmwareClient:
             now = self._clock()
             if now - start > limit:
                 self._command("STOP")
-                raise LauncherFault(
+                overdue = LauncherFault(
                     f"{self.path}: job {watch.job} ran past {limit:g} s; stopped", fault="timeout"
                 )
+                raise annotate(overdue, job=watch.job, counted=watch.counted)
             frame = link.next_event(max(0.0, self.timing.keepalive - (now - last_command)))
             if frame is not None:
                 last_event = self._clock()
@@ -447,7 +452,7 @@ class FirmwareClient:
                 else:
                     self._command("PING")
                 last_command = self._clock()
-        return replace(self._outcome(watch), elapsed_ms=(self._clock() - start) * 1000)
+        return self._outcome(watch)
 
     def _job_event(self, frame: Frame, watch: JobWatch) -> bool:
         """Fold one event in; True when a STATUS must repair a gap."""

@@ -169,6 +169,13 @@ class EmulatedBoard:
         self._stuck_until = self._now + duration_ms
         self._set_stuck(True)
 
+    def sync_beam(self) -> None:
+        """Tell the firmware about a beam change made outside model time (a jam cleared by hand)."""
+        if self.hal is not None and self.firmware is not None:
+            blocked = self.hal.beam_blocked()
+            if blocked != self.firmware.blocked:
+                self._beam(blocked)
+
     def _ready(self) -> logic.Firmware | None:
         if self.hal is not None:
             self.hal.now_ms = self._ticks()

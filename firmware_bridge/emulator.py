@@ -180,6 +180,7 @@ class Emulator:
         with self._lock:
             self._catch_up(self.now_ms())
             result = action()
+            self.board.sync_beam()
             self._flush(self.now_ms())
             self._wake()
             self._changed.notify_all()

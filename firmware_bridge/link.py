@@ -18,6 +18,7 @@ import time
 from collections import deque
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
+from pathlib import Path
 from typing import Any, NamedTuple
 
 import serial
@@ -33,12 +34,17 @@ EVENT_BACKLOG = 256
 
 
 class Frame(NamedTuple):
-    """One decoded frame: kind ``C``/``R``/``E``, sequence or event counter, verb, fields."""
+    """One decoded frame: kind ``C``/``R``/``E``, sequence or event counter, verb, fields.
+
+    ``at`` is when the reader thread received it (``time.monotonic()``), so two frames'
+    times differ by what happened on the board between them (e.g. a job's motor time).
+    """
 
     kind: str
     seq: int
     verb: str
     fields: dict[str, str]
+    at: float = 0.0
 
     def integer(self, key: str, default: int = 0) -> int:
         """A decimal field, or ``default`` when absent or not a number."""
@@ -62,7 +68,7 @@ class LinkStats:
 
     def reject(self, reason: str) -> None:
         self.bad_frames += 1
-        key = reason.split(":")[0][:40]
+        key = " ".join(reason.split()[:3])
         self.bad_reasons[key] = self.bad_reasons.get(key, 0) + 1
 
 
@@ -77,9 +83,7 @@ def available_ports() -> list[str]:
     return by_id + ports
 
 
-def _by_id_folder() -> Any:
-    from pathlib import Path
-
+def _by_id_folder() -> Path:
     return Path("/dev/serial/by-id")
 
 
@@ -100,7 +104,7 @@ def _open_error(path: str, error: serial.SerialException) -> LauncherUnavailable
             f"serial port {path} is in use by another program",
             hint="close the other program (a terminal, ModemManager...); see docs/serial.md",
         )
-    if "No such file" in text or "could not open port" in text and "Errno 2" in text:
+    if "No such file" in text or "Errno 2]" in text:
         return missing_port(path)
     return LauncherUnavailable(
         f"cannot open serial port {path}: {text}", hint=_permission_hint(text)
@@ -173,7 +177,7 @@ class FrameLink:
             with self._cond:
                 self.stats.reject(str(error))
             return
-        frame = Frame(kind, seq, verb, dict(fields))
+        frame = Frame(kind, seq, verb, dict(fields), time.monotonic())
         with self._cond:
             self.stats.frames_in += 1
             if kind == "R":

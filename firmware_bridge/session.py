@@ -21,7 +21,7 @@ from typing import TypeVar
 
 from firmware_bridge import protocol
 from firmware_bridge.link import Frame
-from hardware.errors import LauncherFault, LauncherJam
+from hardware.errors import LauncherError, LauncherFault, LauncherJam
 
 #: Fault codes that mean a card is physically stuck (they raise LauncherJam).
 JAM_FAULTS = frozenset({protocol.FAULT_JAM, protocol.FAULT_BEAM_BLOCKED})
@@ -64,7 +64,9 @@ class EventCounter:
 
     A counter up to 127 steps behind the last one seen is stale (a duplicated or
     delayed frame); anything else that is not the next value means events were
-    lost in between. :meth:`resync` adopts the counter a STATUS reply reports.
+    lost in between. :meth:`resync` adopts the counter a STATUS reply reports. With
+    8 bits, 128 or more events lost in a row look stale; a job never relies on that
+    alone, since a quiet link makes the client ask STATUS anyway.
     """
 
     NEW = "new"
@@ -98,7 +100,8 @@ class JobResult:
     counted: int
     reason: str
     total: int
-    #: From the firmware's OK to its DONE as the host saw it (the motor time, within a round trip).
+    #: From the firmware's OK to its DONE, both as received (the motor time, give or take
+    #: the link's jitter; an upper bound when a STATUS had to repair a lost DONE).
     elapsed_ms: float = 0.0
 
 
@@ -119,6 +122,8 @@ class JobWatch:
         self.result: JobResult | None = None
         self.fault: str | None = None
         self.foreign = False
+        #: Arrival time of the frame that ended the job (see :attr:`Frame.at`).
+        self.ended_at = 0.0
 
     @property
     def finished(self) -> bool:
@@ -132,6 +137,7 @@ class JobWatch:
             self._finish(frame.text("reason", "count"))
         elif frame.verb == "FAULT":
             self.fault = frame.text("code", "fault")
+        self.ended_at = frame.at
 
     def on_status(self, frame: Frame) -> None:
         if self.finished:
@@ -140,6 +146,7 @@ class JobWatch:
             self.foreign = True
             return
         self._progress(frame)
+        self.ended_at = frame.at
         state = frame.text("state")
         if state == "fault":
             self.fault = frame.text("fault", "fault")
@@ -155,13 +162,13 @@ class JobWatch:
         self.result = JobResult(self.job, self.counted, reason, self.total or 0)
 
 
-E = TypeVar("E", bound=Exception)
+E = TypeVar("E", bound=LauncherError)
 
 
 def annotate(error: E, *, job: int | None, counted: int) -> E:
     """Attach ``job`` and ``counted`` (cards out before the failure) for accounting."""
     error.job = job  # type: ignore[attr-defined]
-    error.counted = counted  # type: ignore[attr-defined]
+    error.counted = counted
     return error
 
 

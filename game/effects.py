@@ -161,6 +161,8 @@ def pass_card(game: Game, step: Step) -> bool:
 
 
 def rotate_hands(game: Game, step: Step) -> bool:
+    if game._actor_out():
+        return False
     n, d = game.num_players, game.direction
     old = list(game.hands)
     for seat in range(n):

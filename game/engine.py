@@ -505,6 +505,7 @@ class Game(TableMixin):
         return (
             self.ruleset.stacking
             and not self._first_phase
+            and self._out is None
             and card is not None
             and card.kind in self.ruleset.stack_kinds
         )

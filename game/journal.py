@@ -87,7 +87,9 @@ def read_journal(path: str | os.PathLike[str]) -> Journal:
             if number == len(lines):
                 journal.dropped_tail = True
                 break
-            raise JournalError(f"journal {path}, line {number}: not a JSON object ({_preview(raw)})")
+            raise JournalError(
+                f"journal {path}, line {number}: not a JSON object ({_preview(raw)})"
+            )
         _check_record(path, number, record)
         if number == 1:
             journal.header = record
@@ -95,7 +97,9 @@ def read_journal(path: str | os.PathLike[str]) -> Journal:
             journal.records.append(record)
         journal.valid_bytes = start + len(raw) + 1
     if not journal.header:
-        raise JournalError(f"journal {path}: the header line is cut off; the game cannot be rebuilt")
+        raise JournalError(
+            f"journal {path}: the header line is cut off; the game cannot be rebuilt"
+        )
     return journal
 
 
@@ -132,7 +136,8 @@ def _check_record(path: Path, number: int, record: Record) -> None:
             raise JournalError(f"{where}: expected the header record first, found type {kind!r}")
         if record.get("version") != JOURNAL_VERSION:
             raise JournalError(
-                f"{where}: journal version {record.get('version')!r}, this program reads {JOURNAL_VERSION}"
+                f"{where}: journal version {record.get('version')!r}, "
+                f"this program reads {JOURNAL_VERSION}"
             )
         return
     if kind not in RECORD_TYPES or kind == HEADER:
@@ -151,7 +156,9 @@ class JournalWriter:
         self._sync = sync
 
     @classmethod
-    def create(cls, path: str | os.PathLike[str], header: Record, *, sync: bool = True) -> JournalWriter:
+    def create(
+        cls, path: str | os.PathLike[str], header: Record, *, sync: bool = True
+    ) -> JournalWriter:
         """Start a new journal; refuses to overwrite a journal that already has content."""
         path = Path(path)
         if path.exists() and path.stat().st_size > 0:
@@ -175,7 +182,9 @@ class JournalWriter:
             handle.truncate(journal.valid_bytes)
             handle.seek(journal.valid_bytes)
         except OSError as error:
-            raise JournalError(f"cannot append to journal {journal.path}: {error.strerror or error}") from None
+            raise JournalError(
+                f"cannot append to journal {journal.path}: {error.strerror or error}"
+            ) from None
         return cls(journal.path, handle, sync=sync)
 
     def append(self, record: Record) -> None:

@@ -120,7 +120,9 @@ class Menu(Generic[T]):
     def pick(self, text: str) -> T:
         """By number, by exact label, by unique prefix; otherwise a reason with a suggestion."""
         if not text:
-            raise InputRejected(f"nothing typed: choose a {self.what} by number (1-{len(self.options)})")
+            raise InputRejected(
+                f"nothing typed: choose a {self.what} by number (1-{len(self.options)})"
+            )
         if text.lstrip("-").isdigit():
             return self.options[parse_index(text, len(self.options))]
         wanted = normalise(text)
@@ -134,10 +136,16 @@ class Menu(Generic[T]):
 
     def _unknown(self, text: str, keys: list[str], ambiguous: int) -> str:
         if ambiguous > 1:
-            return f"{text!r} could mean {ambiguous} different {self.what}s: type more of it, or its number"
+            return (
+                f"{text!r} could mean {ambiguous} different {self.what}s: "
+                "type more of it, or its number"
+            )
         close = difflib.get_close_matches(normalise(text), keys, n=1, cutoff=0.6)
         hint = f" Did you mean {self.labels[keys.index(close[0])]!r}?" if close else ""
-        return f"{text!r} is not a {self.what} you can choose here.{hint} Type its number, or ? for help"
+        return (
+            f"{text!r} is not a {self.what} you can choose here.{hint} "
+            "Type its number, or ? for help"
+        )
 
 
 def normalise(text: str) -> str:
@@ -159,7 +167,7 @@ class SeatSpec:
 
 
 def parse_seats(text: str, *, bots: Sequence[str], option: str = "--seats") -> list[SeatSpec]:
-    """``"Ann,Bob,bot:greedy,bot:random"`` -> seats; unknown bots, duplicates and counts are errors."""
+    """``"Ann,Bob,bot:greedy"`` -> seats; unknown bots, duplicates and bad counts are errors."""
     parts = [part.strip() for part in text.split(",")]
     if any(not part for part in parts):
         raise ConfigError(f"{option} {text!r}: an empty seat name (two commas in a row?)")
@@ -171,18 +179,24 @@ def parse_seats(text: str, *, bots: Sequence[str], option: str = "--seats") -> l
     names = [seat.name.lower() for seat in seats]
     duplicates = sorted({name for name in names if names.count(name) > 1})
     if duplicates:
-        raise ConfigError(f"{option} {text!r}: the name {duplicates[0]!r} is used twice; names must differ")
+        raise ConfigError(
+            f"{option} {text!r}: the name {duplicates[0]!r} is used twice; names must differ"
+        )
     return seats
 
 
 def _seat(part: str, bots: Sequence[str], option: str, number: int) -> SeatSpec:
     if not part.lower().startswith(BOT_PREFIX):
         if not re.fullmatch(r"[\w .'-]{1,20}", part):
-            raise ConfigError(f"{option}: seat name {part!r} must be 1-20 letters, digits, spaces or .'-")
+            raise ConfigError(
+                f"{option}: seat name {part!r} must be 1-20 letters, digits, spaces or .'-"
+            )
         return SeatSpec(part)
-    kind = part[len(BOT_PREFIX):].strip().lower()
+    kind = part[len(BOT_PREFIX) :].strip().lower()
     if kind not in bots:
-        raise ConfigError(f"{option}: unknown bot {kind!r} in {part!r}; expected bot:{' or bot:'.join(bots)}")
+        raise ConfigError(
+            f"{option}: unknown bot {kind!r} in {part!r}; expected bot:{' or bot:'.join(bots)}"
+        )
     return SeatSpec(f"{kind.capitalize()}Bot{number}", kind)
 
 
@@ -194,24 +208,57 @@ def parse_names(text: str, *, option: str = "--players") -> list[str]:
 
 # -- what the referee's operator types ------------------------------------------------------
 _KIND_WORDS: dict[str, Kind] = {
-    "skip": Kind.SKIP, "s": Kind.SKIP, "reverse": Kind.REVERSE, "rev": Kind.REVERSE,
-    "hit2": Kind.HIT_TWO, "h2": Kind.HIT_TWO, "hit1": Kind.HIT_ONE, "h1": Kind.HIT_ONE,
-    "draw2": Kind.DRAW_TWO, "+2": Kind.DRAW_TWO, "drawtwo": Kind.DRAW_TWO,
-    "draw1": Kind.DRAW_ONE, "+1": Kind.DRAW_ONE, "drawone": Kind.DRAW_ONE,
-    "discardall": Kind.DISCARD_ALL, "discard": Kind.DISCARD_ALL, "da": Kind.DISCARD_ALL,
-    "tradehands": Kind.TRADE_HANDS, "trade": Kind.TRADE_HANDS, "th": Kind.TRADE_HANDS,
-    "wild": Kind.WILD, "w": Kind.WILD,
-    "wildhit4": Kind.WILD_HIT_FOUR, "hit4": Kind.WILD_HIT_FOUR, "wh4": Kind.WILD_HIT_FOUR,
-    "wildattackattack": Kind.WILD_ATTACK_ATTACK, "attackattack": Kind.WILD_ATTACK_ATTACK,
-    "attack": Kind.WILD_ATTACK_ATTACK, "wildattack": Kind.WILD_ATTACK_ATTACK, "waa": Kind.WILD_ATTACK_ATTACK,
-    "wildallhit": Kind.WILD_ALL_HIT, "allhit": Kind.WILD_ALL_HIT, "wah": Kind.WILD_ALL_HIT,
-    "wildhitfire": Kind.WILD_HIT_FIRE, "hitfire": Kind.WILD_HIT_FIRE, "whf": Kind.WILD_HIT_FIRE,
-    "wildcustomizable": Kind.WILD_CUSTOM, "customizable": Kind.WILD_CUSTOM, "custom": Kind.WILD_CUSTOM,
-    "wildcustom": Kind.WILD_CUSTOM, "wc": Kind.WILD_CUSTOM,
-    "wilddrawfour": Kind.WILD_DRAW_FOUR, "wild+4": Kind.WILD_DRAW_FOUR, "+4": Kind.WILD_DRAW_FOUR,
-    "wilddraw4": Kind.WILD_DRAW_FOUR, "draw4": Kind.WILD_DRAW_FOUR,
-    "wilddraw2": Kind.WILD_DRAW_TWO, "wild+2": Kind.WILD_DRAW_TWO,
-    "wilddip": Kind.WILD_DIP, "dip": Kind.WILD_DIP, "wilddipintothedeck": Kind.WILD_DIP,
+    "skip": Kind.SKIP,
+    "s": Kind.SKIP,
+    "reverse": Kind.REVERSE,
+    "rev": Kind.REVERSE,
+    "hit2": Kind.HIT_TWO,
+    "h2": Kind.HIT_TWO,
+    "hit1": Kind.HIT_ONE,
+    "h1": Kind.HIT_ONE,
+    "draw2": Kind.DRAW_TWO,
+    "+2": Kind.DRAW_TWO,
+    "drawtwo": Kind.DRAW_TWO,
+    "draw1": Kind.DRAW_ONE,
+    "+1": Kind.DRAW_ONE,
+    "drawone": Kind.DRAW_ONE,
+    "discardall": Kind.DISCARD_ALL,
+    "discard": Kind.DISCARD_ALL,
+    "da": Kind.DISCARD_ALL,
+    "tradehands": Kind.TRADE_HANDS,
+    "trade": Kind.TRADE_HANDS,
+    "th": Kind.TRADE_HANDS,
+    "wild": Kind.WILD,
+    "w": Kind.WILD,
+    "wildhit4": Kind.WILD_HIT_FOUR,
+    "hit4": Kind.WILD_HIT_FOUR,
+    "wh4": Kind.WILD_HIT_FOUR,
+    "wildattackattack": Kind.WILD_ATTACK_ATTACK,
+    "attackattack": Kind.WILD_ATTACK_ATTACK,
+    "attack": Kind.WILD_ATTACK_ATTACK,
+    "wildattack": Kind.WILD_ATTACK_ATTACK,
+    "waa": Kind.WILD_ATTACK_ATTACK,
+    "wildallhit": Kind.WILD_ALL_HIT,
+    "allhit": Kind.WILD_ALL_HIT,
+    "wah": Kind.WILD_ALL_HIT,
+    "wildhitfire": Kind.WILD_HIT_FIRE,
+    "hitfire": Kind.WILD_HIT_FIRE,
+    "whf": Kind.WILD_HIT_FIRE,
+    "wildcustomizable": Kind.WILD_CUSTOM,
+    "customizable": Kind.WILD_CUSTOM,
+    "custom": Kind.WILD_CUSTOM,
+    "wildcustom": Kind.WILD_CUSTOM,
+    "wc": Kind.WILD_CUSTOM,
+    "wilddrawfour": Kind.WILD_DRAW_FOUR,
+    "wild+4": Kind.WILD_DRAW_FOUR,
+    "+4": Kind.WILD_DRAW_FOUR,
+    "wilddraw4": Kind.WILD_DRAW_FOUR,
+    "draw4": Kind.WILD_DRAW_FOUR,
+    "wilddraw2": Kind.WILD_DRAW_TWO,
+    "wild+2": Kind.WILD_DRAW_TWO,
+    "wilddip": Kind.WILD_DIP,
+    "dip": Kind.WILD_DIP,
+    "wilddipintothedeck": Kind.WILD_DIP,
 }
 _COLOR_WORDS = {color.name.lower(): color for color in Color}
 PRESS_WORDS = frozenset({"press", "pass", "hit", "p", "draw"})
@@ -230,7 +277,7 @@ What to type (the current player is assumed):
 
 
 def parse_entry(text: str, players: Sequence[str]) -> Entry:
-    """What the operator typed -> an :class:`~game.referee.Entry`; InputRejected says what is wrong."""
+    """What the operator typed -> an :class:`~game.referee.Entry`; InputRejected says why not."""
     words = normalise(text)
     if not words:
         raise InputRejected("nothing typed: enter the card played, or 'press' (? for help)")
@@ -280,11 +327,15 @@ def _card_tokens(tokens: list[str], words: str) -> tuple[Card, Color | None, int
         assert card is not None
         color = _COLOR_WORDS.get(tokens[1]) if len(tokens) == 2 else None
         if len(tokens) == 2 and color is None and not tokens[1].isdigit():
-            raise InputRejected(f"{words!r}: {tokens[1]!r} is not a colour (red, blue, green, yellow)")
+            raise InputRejected(
+                f"{words!r}: {tokens[1]!r} is not a colour (red, blue, green, yellow)"
+            )
         return card, color, int(tokens[1]) if len(tokens) == 2 and tokens[1].isdigit() else None
     colors = [_COLOR_WORDS[t] for t in tokens if t in _COLOR_WORDS]
     numbers = [int(t) for t in tokens if t.isdigit()]
-    kind_text = "".join(t for t in tokens if t not in _COLOR_WORDS and not t.isdigit()).replace("-", "")
+    kind_text = "".join(t for t in tokens if t not in _COLOR_WORDS and not t.isdigit()).replace(
+        "-", ""
+    )
     return _compose(kind_text, colors, numbers, words)
 
 
@@ -297,10 +348,14 @@ def _engine_code(token: str) -> Card | None:
         return None
 
 
-def _compose(kind_text: str, colors: list[Color], numbers: list[int], words: str) -> tuple[Card, Color | None, int | None]:
+def _compose(
+    kind_text: str, colors: list[Color], numbers: list[int], words: str
+) -> tuple[Card, Color | None, int | None]:
     if not kind_text:
         if len(colors) != 1 or len(numbers) != 1:
-            raise InputRejected(f"{words!r} is not a card: try 'blue 7', 'red hit2', 'wild red' (? for help)")
+            raise InputRejected(
+                f"{words!r} is not a card: try 'blue 7', 'red hit2', 'wild red' (? for help)"
+            )
         if not 0 <= numbers[0] <= 9:
             raise InputRejected(f"{numbers[0]} is not a card number (0-9)")
         return Card(Kind.NUMBER, colors[0], numbers[0]), None, None

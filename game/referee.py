@@ -19,7 +19,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
-from enum import Enum
+from enum import StrEnum
 from typing import Any
 
 from game.cards import Card, Color, Kind
@@ -36,7 +36,7 @@ class IllegalEntry(GameError, ValueError):
     hint = "type ? for the entries the referee understands"
 
 
-class Phase(str, Enum):
+class Phase(StrEnum):
     START = "start"  #: waiting for the first card turned up
     PLAYING = "playing"  #: the current player plays a card or presses
     STACK = "stack"  #: Mega Hit stacking: the victim stacks a hit card or presses the total
@@ -45,7 +45,7 @@ class Phase(str, Enum):
     GAME_OVER = "game_over"
 
 
-class Op(str, Enum):
+class Op(StrEnum):
     START = "start"  #: the card turned up to start the discard pile (+ colour if wild)
     PLAY = "play"  #: the current player plays a card
     PRESS = "press"  #: the current player presses once by choice (or cannot play); turn over
@@ -59,7 +59,7 @@ class Op(str, Enum):
 
 @dataclass(frozen=True)
 class Entry:
-    """One thing the table tells the referee; journaled as a dict, replayed by :meth:`Referee.apply`."""
+    """One thing the table tells the referee; journaled as a dict, replayed by Referee.apply."""
 
     op: Op
     card: Card | None = None
@@ -99,7 +99,6 @@ class Entry:
         )
 
 
-
 @dataclass
 class Press:
     """One launcher press the referee made, for the table's display and the tests."""
@@ -132,7 +131,9 @@ class RefereeState:
 
 
 Announce = Callable[[str], None]
-OnPress = Callable[[str, int, str, int], None]  #: (player name, cards counted, reason, press number)
+OnPress = Callable[
+    [str, int, str, int], None
+]  #: (player name, cards counted, reason, press number)
 _DECISIONS = frozenset({Phase.PLAYING, Phase.STACK, Phase.PLAY_AGAIN})
 _ALLOWED = {
     Phase.START: {Op.START, Op.FIX},
@@ -156,16 +157,20 @@ def check_refereeable(ruleset: Ruleset) -> None:
     """The referee drives a launcher: rulesets that draw from a pile are played with `play`."""
     if ruleset.draws_from_pile:
         raise RulesetError(
-            f"ruleset {ruleset.id} draws from a pile, not the launcher: the referee has nothing to fire",
-            hint="referee an Attack ruleset (attack, attack-original, attack-mega-hit), or use `uno-attack play`",
+            f"ruleset {ruleset.id} draws from a pile, not the launcher: "
+            "the referee has nothing to fire",
+            hint="referee an Attack ruleset (attack, attack-original, attack-mega-hit), "
+            "or use `uno-attack play`",
         )
     for name in ("seven_zero", "jump_in"):
         if ruleset.options[name]:
-            raise RulesetError(f"option {name} is not supported by the referee yet; play it with `uno-attack play`")
+            raise RulesetError(
+                f"option {name} is not supported by the referee yet; play it with `uno-attack play`"
+            )
 
 
 class Referee:
-    """The state machine; see the module docstring. ``announce`` and ``on_press`` go to the table."""
+    """The state machine (see the module docstring); ``announce``/``on_press`` go to the table."""
 
     def __init__(
         self,
@@ -244,9 +249,12 @@ class Referee:
         state.discards, state.direction, state.phase = 0, 1, Phase.START
         state.top = state.color = None
         self.launcher.unload()
-        self.launcher.load([PLACEHOLDER] * (len(rules.deck) - rules.hand_size * len(state.players) - 1))
+        self.launcher.load(
+            [PLACEHOLDER] * (len(rules.deck) - rules.hand_size * len(state.players) - 1)
+        )
         self.announce(
-            f"Round {state.round_number}: {self.name(state.dealer)} deals {rules.hand_size} cards each, "
+            f"Round {state.round_number}: {self.name(state.dealer)} deals "
+            f"{rules.hand_size} cards each, "
             f"turns one card up and loads the rest ({self.launcher.remaining}) into the launcher. "
             "Enter the card turned up."
         )
@@ -255,11 +263,15 @@ class Referee:
         card = self._known_card(entry)
         steps = self.ruleset.first_card.get(card.kind, ())
         if steps and steps[0].name == "return":
-            raise IllegalEntry(f"a {card.title} cannot start the discard pile: put it back and turn another card")
+            raise IllegalEntry(
+                f"a {card.title} cannot start the discard pile: put it back and turn another card"
+            )
         first = (self.state.dealer + 1) % len(self.state.players)
         if card.is_wild and entry.color is None:
-            raise IllegalEntry(f"the first card is a {card.title}: {self.name(first)} chooses a colour "
-                               f"(e.g. '{card.code} red')")
+            raise IllegalEntry(
+                f"the first card is a {card.title}: {self.name(first)} chooses a colour "
+                f"(e.g. '{card.code} red')"
+            )
         state = self.state
         state.top, state.color, state.discards = card, entry.color or card.color, 1
         state.phase = Phase.PLAYING
@@ -292,14 +304,20 @@ class Referee:
         if state.phase is Phase.STACK:
             if card.kind not in self.ruleset.stack_kinds:
                 kinds = ", ".join(sorted(k.title for k in self.ruleset.stack_kinds))
-                raise IllegalEntry(f"only a {kinds} can be stacked; otherwise 'press' to take {state.stack} hits")
+                raise IllegalEntry(
+                    f"only a {kinds} can be stacked; otherwise 'press' to take {state.stack} hits"
+                )
         elif not self.matches(card):
             raise IllegalEntry(self._mismatch(card))
         if self.needs_color(card) and entry.color is None:
-            raise IllegalEntry(f"{who} must choose a colour for the {card.title} (e.g. '{card.code} red')")
+            raise IllegalEntry(
+                f"{who} must choose a colour for the {card.title} (e.g. '{card.code} red')"
+            )
         if state.hands[seat] < 1 + (entry.count or 0):
-            raise IllegalEntry(f"{who} holds {state.hands[seat]} card(s) by the referee's count; "
-                               "if that is wrong, correct it with 'fix NAME N'")
+            raise IllegalEntry(
+                f"{who} holds {state.hands[seat]} card(s) by the referee's count; "
+                "if that is wrong, correct it with 'fix NAME N'"
+            )
         if self.needs_target(card):
             self._check_target(card, entry, seat)
         if card.kind is Kind.TRADE_HANDS and state.hands[seat] == 1:
@@ -310,8 +328,11 @@ class Referee:
         top = state.top
         active = state.color.name.lower() if state.color else "any"
         same = "number" if top is not None and top.kind is Kind.NUMBER else "symbol"
-        return (f"{card.title} does not match the top card {top.title if top else '-'}: it needs the active "
-                f"colour {active}, the same {same}, or a wild. Otherwise 'press' the launcher")
+        return (
+            f"{card.title} does not match the top card {top.title if top else '-'}: "
+            "it needs the active "
+            f"colour {active}, the same {same}, or a wild. Otherwise 'press' the launcher"
+        )
 
     def _check_target(self, card: Card, entry: Entry, seat: int) -> None:
         if entry.seat is None:
@@ -392,7 +413,10 @@ class Referee:
         return False
 
     def _b_play_again(self, step: Step) -> bool:
-        if self.ruleset.options["skip_reverse_play_again"] != "always" or len(self.state.players) == 2:
+        if (
+            self.ruleset.options["skip_reverse_play_again"] != "always"
+            or len(self.state.players) == 2
+        ):
             return False
         if self._actor_out() or self._first_phase:
             return False
@@ -408,15 +432,22 @@ class Referee:
             state = self.state
             state.stack += n
             state.phase, state.current = Phase.STACK, victim
-            self.announce(f"{self.name(victim)}: stack a hit card on it, or 'press' to take {state.stack} hits.")
+            self.announce(
+                f"{self.name(victim)}: stack a hit card on it, "
+                f"or 'press' to take {state.stack} hits."
+            )
             return True
         self._fire(victim, n, reason)
         return False
 
     def _can_stack(self) -> bool:
         card = self._card
-        return (self.ruleset.stacking and not self._first_phase and card is not None
-                and card.kind in self.ruleset.stack_kinds)
+        return (
+            self.ruleset.stacking
+            and not self._first_phase
+            and card is not None
+            and card.kind in self.ruleset.stack_kinds
+        )
 
     def _b_draw(self, step: Step) -> bool:
         if not self._actor_out():
@@ -439,7 +470,9 @@ class Referee:
     def _b_everyone_hits(self, step: Step) -> bool:
         count = len(self.state.players)
         for offset in range(1, count):
-            self._fire((self._actor + offset) % count, step.number("n", 1), step.get("reason") or "all-hit")
+            self._fire(
+                (self._actor + offset) % count, step.number("n", 1), step.get("reason") or "all-hit"
+            )
         return False
 
     def _b_hit_until_fire(self, step: Step) -> bool:
@@ -448,7 +481,9 @@ class Referee:
         for number in range(1, cap + 1):
             if self._press_once(victim, step.get("reason") or "hit-fire", number):
                 return False
-        self.announce(f"The launcher did not fire in {cap} presses (option hit_fire_cap): the hit ends.")
+        self.announce(
+            f"The launcher did not fire in {cap} presses (option hit_fire_cap): the hit ends."
+        )
         return False
 
     def _b_dealer_starts_reversed(self, step: Step) -> bool:
@@ -475,7 +510,9 @@ class Referee:
             entry = Entry(Op.UNO, seat=self.state.exposed)
         seat = self._seat(entry)
         if self.state.hands[seat] != 1:
-            raise IllegalEntry(f"{self.name(seat)} holds {self.state.hands[seat]} cards: UNO is called on one card")
+            raise IllegalEntry(
+                f"{self.name(seat)} holds {self.state.hands[seat]} cards: UNO is called on one card"
+            )
         if self.state.exposed == seat:
             self.state.exposed = None
         self.announce(f"{self.name(seat)} calls UNO!")
@@ -484,8 +521,11 @@ class Referee:
         seat = self._seat(entry)
         if self.state.exposed != seat:
             held = self.state.hands[seat]
-            reason = (f"{self.name(seat)} holds {held} cards" if held != 1
-                      else f"{self.name(seat)} called UNO in time, or the next player has begun")
+            reason = (
+                f"{self.name(seat)} holds {held} cards"
+                if held != 1
+                else f"{self.name(seat)} called UNO in time, or the next player has begun"
+            )
             raise IllegalEntry(f"cannot catch {self.name(seat)}: {reason}")
         self.state.exposed = None
         self.announce(f"{self.name(seat)} was caught without calling UNO!")
@@ -503,7 +543,10 @@ class Referee:
         seat = self._seat(entry)
         if entry.count is None or entry.count < 0:
             raise IllegalEntry("'fix NAME N' needs the number of cards NAME really holds")
-        self.announce(f"{self.name(seat)}'s hand corrected from {self.state.hands[seat]} to {entry.count} cards.")
+        self.announce(
+            f"{self.name(seat)}'s hand corrected from {self.state.hands[seat]} "
+            f"to {entry.count} cards."
+        )
         self.state.hands[seat] = entry.count
 
     # -- the launcher -------------------------------------------------------------------
@@ -528,19 +571,27 @@ class Referee:
 
     def _reload_if_empty(self) -> None:
         state = self.state
-        if self.launcher.remaining or state.discards <= 1 or self.ruleset.options["empty_launcher"] != "reload":
+        if (
+            self.launcher.remaining
+            or state.discards <= 1
+            or self.ruleset.options["empty_launcher"] != "reload"
+        ):
             return
         reload, state.discards = state.discards - 1, 1
         self.launcher.load([PLACEHOLDER] * reload)
-        self.announce(f"The launcher is empty: take the discard pile except the top card ({reload} cards), "
-                      "shuffle it and load it into the launcher.")
+        self.announce(
+            f"The launcher is empty: take the discard pile except the top card ({reload} cards), "
+            "shuffle it and load it into the launcher."
+        )
 
     # -- round end and scoring ----------------------------------------------------------
     def _end_round(self, seat: int) -> None:
         state = self.state
         state.round_winner, state.phase, state.exposed = seat, Phase.SCORING, None
-        self.announce(f"{self.name(seat)} goes out and wins round {state.round_number}! "
-                      "Enter the points left in each hand.")
+        self.announce(
+            f"{self.name(seat)} goes out and wins round {state.round_number}! "
+            "Enter the points left in each hand."
+        )
 
     def _score(self, entry: Entry) -> None:
         state, winner = self.state, self.state.round_winner
@@ -553,7 +604,10 @@ class Referee:
             state.scores = [score + got for score, got in zip(state.scores, points, strict=True)]
         elif winner is not None:
             state.scores[winner] += sum(points)
-        self.announce("Scores: " + ", ".join(f"{n} {s}" for n, s in zip(state.players, state.scores, strict=True)))
+        self.announce(
+            "Scores: "
+            + ", ".join(f"{n} {s}" for n, s in zip(state.players, state.scores, strict=True))
+        )
         if max(state.scores) >= self.ruleset.target:
             self._end_game()
             return
@@ -564,7 +618,9 @@ class Referee:
 
     def _end_game(self) -> None:
         state = self.state
-        best = min(state.scores) if self.ruleset.options["scoring"] == "lowest" else max(state.scores)
+        best = (
+            min(state.scores) if self.ruleset.options["scoring"] == "lowest" else max(state.scores)
+        )
         state.winner = state.scores.index(best)
         state.phase = Phase.GAME_OVER
         self.announce(f"Game over: {self.name(state.winner)} wins with {best} points.")
@@ -572,7 +628,9 @@ class Referee:
     # -- helpers ------------------------------------------------------------------------
     def _known_card(self, entry: Entry) -> Card:
         if entry.card is None:
-            raise IllegalEntry("which card? e.g. 'blue 7', 'red hit2', 'wild attack-attack red > Sam'")
+            raise IllegalEntry(
+                "which card? e.g. 'blue 7', 'red hit2', 'wild attack-attack red > Sam'"
+            )
         if entry.card not in self.ruleset.deck:
             raise IllegalEntry(f"the {self.ruleset.id} deck has no {entry.card.title}")
         return entry.card

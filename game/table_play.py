@@ -37,8 +37,17 @@ from game.engine import Game
 from game.errors import IllegalMove, JournalError
 from game.journal import MOVE, JournalWriter, Record
 from game.moves import Decision, Move, MoveKind
-from game.prompt import InputRejected, Menu, QuitRequested, ask, normalise
-from game.tui import ARROWS, Painter, PressAnimator, Seat, TableView, render_help, render_menu, render_table
+from game.prompt import Menu, QuitRequested, ask, normalise
+from game.tui import (
+    ARROWS,
+    Painter,
+    PressAnimator,
+    Seat,
+    TableView,
+    render_help,
+    render_menu,
+    render_table,
+)
 
 
 @dataclass(frozen=True)
@@ -144,15 +153,16 @@ class TablePlay:
         self._commit(seat, [bot.choose(self.game, seat)])
 
     def _commit(self, seat: int, moves: list[Move], *, table: bool = False) -> None:
-        """Play a bot's moves; while replaying, check them against the journal instead of writing."""
+        """Play a bot's moves; while replaying, check them against the journal."""
         replayed = bool(self._replay)
         if replayed:
             record = self._replay.popleft()
             expected = (record.get("seat"), list(record.get("moves", [])))
             if expected != (seat, [str(m) for m in moves]):
                 raise JournalError(
-                    f"the journal says seat {expected[0]} made {expected[1]}, but {self.seats[seat].name} "
-                    f"chose {[str(m) for m in moves]}: it was written by a different version or edited"
+                    f"the journal says seat {expected[0]} made {expected[1]}, but "
+                    f"{self.seats[seat].name} chose {[str(m) for m in moves]}: "
+                    "it was written by a different version or edited"
                 )
         for move in moves:
             self.game.play(move)
@@ -179,21 +189,30 @@ class TablePlay:
         self._hand_over(seat)
         self.console.say(self._screen(seat))
         while True:
-            moves = ask(self.console.read, self.console.say, self._question(seat),
-                        lambda text: self._parse(seat, text), on_help=self._help)
+            moves = ask(
+                self.console.read,
+                self.console.say,
+                self._question(seat),
+                lambda text: self._parse(seat, text),
+                on_help=self._help,
+            )
             if self._try(seat, moves):
                 return
 
     def _replay_human(self, seat: int) -> None:
         record = self._replay.popleft()
         if record.get("seat") != seat:
-            raise JournalError(f"the journal has a move by seat {record.get('seat')} where "
-                               f"{self.seats[seat].name} (seat {seat}) decides")
+            raise JournalError(
+                f"the journal has a move by seat {record.get('seat')} where "
+                f"{self.seats[seat].name} (seat {seat}) decides"
+            )
         try:
             for text in record.get("moves", []):
                 self.game.play(Move.parse(text))
         except (IllegalMove, NotationError) as error:
-            raise JournalError(f"journaled move {record.get('moves')} cannot be replayed: {error}") from None
+            raise JournalError(
+                f"journaled move {record.get('moves')} cannot be replayed: {error}"
+            ) from None
         self._sync_narrator()
 
     def _try(self, seat: int, moves: list[Move]) -> bool:
@@ -223,7 +242,9 @@ class TablePlay:
         painter, name = self.console.painter, self.seats[seat].name
         self.console.out.write(painter.clear())
         try:
-            self.console.read(f"Pass the terminal to {name}. {name}, press Enter when you are ready: ")
+            self.console.read(
+                f"Pass the terminal to {name}. {name}, press Enter when you are ready: "
+            )
         except EOFError:
             raise QuitRequested() from None
         self._shown = seat
@@ -231,15 +252,31 @@ class TablePlay:
     def _screen(self, seat: int) -> str:
         game, painter = self.game, self.console.painter
         view = TableView(
-            seats=[Seat(s.name, size, score, is_current=(i == game.decider), note="UNO!" if size == 1 else "")
-                   for i, (s, size, score) in enumerate(zip(self.seats, game.hand_sizes, game.scores, strict=True))],
-            top=game.top_card, active_colour=_colour_word(game), direction=game.direction,
-            round_number=game.round_number, target=game.ruleset.target, hand=game.hand(seat),
+            seats=[
+                Seat(
+                    s.name,
+                    size,
+                    score,
+                    is_current=(i == game.decider),
+                    note="UNO!" if size == 1 else "",
+                )
+                for i, (s, size, score) in enumerate(
+                    zip(self.seats, game.hand_sizes, game.scores, strict=True)
+                )
+            ],
+            top=game.top_card,
+            active_colour=_colour_word(game),
+            direction=game.direction,
+            round_number=game.round_number,
+            target=game.ruleset.target,
+            hand=game.hand(seat),
             viewer=self.seats[seat].name,
         )
         lines = [render_table(view, painter), self._situation(seat)]
         labels = [self._label(move) for move in self._options(seat)]
-        lines.append(render_menu(labels, painter, title="Your moves (number, card code, or ? for help)"))
+        lines.append(
+            render_menu(labels, painter, title="Your moves (number, card code, or ? for help)")
+        )
         if len(game.hands[seat]) == 2 and game.pending is Decision.TURN:
             lines.append("  Two cards left: add 'uno' to your move to call it (e.g. '1 uno').")
         return "\n".join(line for line in lines if line)
@@ -254,7 +291,8 @@ class TablePlay:
             Decision.PLAY_AGAIN: "You may play one more card, or pass.",
             Decision.GIVE: "Pass one of your cards to the next player.",
             Decision.STACK: f"{actor} hit you: stack a hit card, or take {game.stacked} presses.",
-            Decision.CHALLENGE: f"{actor} played a {game.top_card.title} on you: challenge it or accept.",
+            Decision.CHALLENGE: f"{actor} played a {game.top_card.title} on you: "
+            "challenge it or accept.",
         }
         return texts.get(pending, "")
 
@@ -324,9 +362,13 @@ class TablePlay:
     def final_line(self) -> str:
         """One line that identifies the end state (the resume test compares it)."""
         game = self.game
-        scores = " ".join(f"{s.name}={score}" for s, score in zip(self.seats, game.scores, strict=True))
+        scores = " ".join(
+            f"{s.name}={score}" for s, score in zip(self.seats, game.scores, strict=True)
+        )
         winner = self.seats[game.winner].name if game.winner is not None else "none yet"
-        return f"Final: winner {winner} | scores {scores} | rounds {game.round_number} | digest {self.digest()}"
+        rounds = game.round_number
+        digest = self.digest()
+        return f"Final: winner {winner} | scores {scores} | rounds {rounds} | digest {digest}"
 
     def digest(self) -> str:
         """A short hash of every event of the game, launcher description aside."""
@@ -352,7 +394,9 @@ def _colour_word(game: Game) -> str | None:
 class Narrator:
     """Turns engine events into lines at the table (and animated presses)."""
 
-    def __init__(self, console: Console, seats: Sequence[PlaySeat], *, reveal: bool = False) -> None:
+    def __init__(
+        self, console: Console, seats: Sequence[PlaySeat], *, reveal: bool = False
+    ) -> None:
         self.console = console
         self.seats = list(seats)
         #: Show every hand at the deal and the cards each press yields (replays only).
@@ -364,8 +408,9 @@ class Narrator:
             return
         kind = event["type"]
         if kind == "hit":
-            self.console.animator.press(self._name(event["player"]), int(event.get("counted", 0)),
-                                        event.get("reason", ""))
+            self.console.animator.press(
+                self._name(event["player"]), int(event.get("counted", 0)), event.get("reason", "")
+            )
             if self.reveal and event.get("cards"):
                 self.console.say(f"     ({' '.join(event['cards'])})")
             return
@@ -377,44 +422,61 @@ class Narrator:
                 self.console.say(f"   {seat.name}: {' '.join(hand)}")
 
     def _name(self, seat: Any) -> str:
-        return self.seats[seat].name if isinstance(seat, int) and 0 <= seat < len(self.seats) else "?"
+        return (
+            self.seats[seat].name if isinstance(seat, int) and 0 <= seat < len(self.seats) else "?"
+        )
 
     def _describe(self, kind: str, e: dict[str, Any]) -> str:
         name = self._name(e.get("player"))
         simple: dict[str, Callable[[], str]] = {
             "dealer": lambda: f"{self._name(e['seat'])} deals first.",
-            "deal": lambda: f"— Round {e['round']}: {self._name(e['dealer'])} deals; top card "
-                            f"{Card.parse(e['starter']).title}.",
+            "deal": lambda: (
+                f"— Round {e['round']}: {self._name(e['dealer'])} deals; top card "
+                f"{Card.parse(e['starter']).title}."
+            ),
             "play": lambda: f"{name} plays {Card.parse(e['card']).title}.",
             "color": lambda: f"{name} chooses {_COLOUR_NAMES.get(e['color'], e['color'])}.",
             "target": lambda: f"{name} aims at {self._name(e['target'])}.",
             "skip": lambda: f"{name} is skipped.",
             "reverse": lambda: f"Play now goes {ARROWS.get(e['direction'], '?')}.",
-            "reload": lambda: f"The launcher was empty: {len(e['cards'])} cards from the discard pile are "
-                              "shuffled and loaded.",
+            "reload": lambda: (
+                f"The launcher was empty: {len(e['cards'])} cards from the discard pile are "
+                "shuffled and loaded."
+            ),
             "discard": lambda: f"{name} discards {len(e['cards'])} more card(s) of that colour.",
             "trade": lambda: f"{name} trades hands with {self._name(e['target'])}.",
             "rotate": lambda: "Every hand moves one seat along.",
             "give": lambda: f"{name} passes a card to {self._name(e['to'])}.",
-            "uno": lambda: (f"{self._name(e['by'])} catches {name}, who did not call UNO!" if e["caught"]
-                            else f"{name} calls UNO!"),
-            "challenge": lambda: f"{name} challenges {self._name(e['accused'])}: "
-                                 f"{'guilty' if e['guilty'] else 'innocent'}.",
+            "uno": lambda: (
+                f"{self._name(e['by'])} catches {name}, who did not call UNO!"
+                if e["caught"]
+                else f"{name} calls UNO!"
+            ),
+            "challenge": lambda: (
+                f"{name} challenges {self._name(e['accused'])}: "
+                f"{'guilty' if e['guilty'] else 'innocent'}."
+            ),
             "accept": lambda: f"{name} accepts.",
             "take": lambda: f"{name} takes the stack ({e['presses']} presses).",
             "round_end": lambda: self._round_end(e),
-            "game_end": lambda: f"Game over: {self._name(e['winner'])} wins! Scores: {self._scores(e['scores'])}.",
+            "game_end": lambda: (
+                f"Game over: {self._name(e['winner'])} wins! Scores: {self._scores(e['scores'])}."
+            ),
         }
         maker = simple.get(kind)
         return maker() if maker else ""
 
     def _round_end(self, e: dict[str, Any]) -> str:
         who = self._name(e["winner"]) if e.get("winner") is not None else "No one"
-        return f"{who} wins round {e['round']}. Points this round: {self._scores(e['gained'])}; " \
-               f"scores: {self._scores(e['scores'])}."
+        return (
+            f"{who} wins round {e['round']}. Points this round: {self._scores(e['gained'])}; "
+            f"scores: {self._scores(e['scores'])}."
+        )
 
     def _scores(self, values: Sequence[int]) -> str:
-        return ", ".join(f"{seat.name} {value}" for seat, value in zip(self.seats, values, strict=False))
+        return ", ".join(
+            f"{seat.name} {value}" for seat, value in zip(self.seats, values, strict=False)
+        )
 
 
 _COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}

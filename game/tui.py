@@ -104,14 +104,23 @@ class TableView:
 
 
 def render_table(view: TableView, painter: Painter) -> str:
-    """The table: round and direction, every player's count and score, top card, the viewer's hand."""
+    """Round and direction, every player's count and score, the top card, the viewer's hand."""
     target = f" · first to {view.target}" if view.target else ""
-    out = [painter.paint(f"Round {view.round_number}{target} · play goes {ARROWS.get(view.direction, '?')}", "bold")]
+    out = [
+        painter.paint(
+            f"Round {view.round_number}{target} · play goes {ARROWS.get(view.direction, '?')}",
+            "bold",
+        )
+    ]
     out += [_seat_line(seat, painter) for seat in view.seats]
     colour = view.active_colour or colour_of(view.top)
     colour_text = painter.paint(colour, colour) if colour else "any"
     title = getattr(view.top, "title", None)
-    top = painter.paint(f"{title} ({view.top})", colour_of(view.top) or "wild") if title else painter.card(view.top)
+    top = (
+        painter.paint(f"{title} ({view.top})", colour_of(view.top) or "wild")
+        if title
+        else painter.card(view.top)
+    )
     out.append(f"Top card: {top}   active colour: {colour_text}")
     if view.hand is not None:
         who = f"{view.viewer}'s" if view.viewer else "Your"
@@ -135,7 +144,10 @@ def render_hand(hand: Sequence[Any], painter: Painter) -> str:
 def render_menu(labels: Sequence[str], painter: Painter, *, title: str = "Your options") -> str:
     """A numbered list; the number or the text after it can be typed."""
     width = len(str(len(labels)))
-    rows = [f"  {painter.paint(str(number).rjust(width), 'bold')}) {label}" for number, label in enumerate(labels, 1)]
+    rows = [
+        f"  {painter.paint(str(number).rjust(width), 'bold')}) {label}"
+        for number, label in enumerate(labels, 1)
+    ]
     return "\n".join([f"{title}:", *rows])
 
 
@@ -161,7 +173,9 @@ class PressAnimator:
         self.delay = delay
         self.sleep = sleep
 
-    def press(self, player: str, counted: int, reason: str = "", *, number: int | None = None) -> None:
+    def press(
+        self, player: str, counted: int, reason: str = "", *, number: int | None = None
+    ) -> None:
         why = f" ({reason}{f', press {number}' if number else ''})" if reason else ""
         self.out.write(f"  💥 {player} presses the launcher{why} ")
         if self.delay > 0:
@@ -191,17 +205,18 @@ CARD_HELP: dict[str, str] = {
     "trade-hands": "Swap your whole hand with a player you choose. You cannot go out on it.",
     "wild": "Choose the colour to play next. Playable on anything.",
     "wild-hit4": "Choose a colour; the next player presses the launcher 4 times.",
-    "wild-attack-attack": "Choose a colour and any player; that player presses twice. Play then moves on.",
-    "wild-hit-fire": "Choose a colour; the next player presses until cards fly out, then loses the turn.",
-    "wild-all-hit": "Choose a colour; every other player presses once, in seat order from your left.",
-    "wild-customizable": "Its action is whatever your table wrote on it (the ruleset's custom card file).",
+    "wild-attack-attack": "Choose a colour and a player, who presses twice. Play moves on.",
+    "wild-hit-fire": "Choose a colour; the next player presses until cards fly, then loses a turn.",
+    "wild-all-hit": "Choose a colour; each other player presses once, in seat order from the left.",
+    "wild-customizable": "Its action is what your table wrote on it (the custom-card file).",
     "draw1": "The next player draws one card and loses the turn.",
     "draw2": "The next player draws two cards and loses the turn.",
-    "wild-draw4": "Choose a colour; the next player draws 4 and loses the turn. Only legal with no card "
-    "of the active colour; the next player may challenge (guilty: you draw 4; innocent: they draw 6).",
+    "wild-draw4": "Choose a colour; the next player draws 4 and loses the turn. Only legal "
+    "with no card of the active colour; the next player may challenge "
+    "(guilty: you draw 4; innocent: they draw 6).",
     "wild-draw2": "Choose a colour; the next player draws 2 and loses the turn. They may challenge "
     "(if you could have played another card you draw 2, otherwise they draw 4).",
-    "wild-dip": "Choose a colour, draw one card, then pass one card of your choice to the next player.",
+    "wild-dip": "Choose a colour, draw one card, then pass any card to the next player.",
     "uno": "Type 'uno' when you play your next-to-last card, or be caught and hit the penalty.",
     "catch": "Catch a player who has one card and did not call UNO, before the next player begins.",
 }
@@ -241,6 +256,8 @@ def render_help(topics: Sequence[str] = ()) -> str:
     """The full help screen (every action card), or help for the topics asked about."""
     if topics:
         found = [(topic, card_help(topic)) for topic in topics]
-        return "\n".join(f"  {topic}: {text or 'no help for that; type ? for the list'}" for topic, text in found)
+        return "\n".join(
+            f"  {topic}: {text or 'no help for that; type ? for the list'}" for topic, text in found
+        )
     rows = [f"  {name:<19} {text}" for name, text in CARD_HELP.items()]
     return "\n".join(["Action cards and calls:", *rows])

@@ -83,7 +83,9 @@ def chain_of(profile: Profile) -> PressChain | None:
 def _pattern_chain(profile: PatternProfile) -> PressChain:
     fires = set(profile.fires)
     nothing = (1.0,) + (0.0,) * (len(profile.firing) - 1)
-    rows = [profile.firing if position + 1 in fires else nothing for position in range(profile.cycle)]
+    rows = [
+        profile.firing if position + 1 in fires else nothing for position in range(profile.cycle)
+    ]
     following = (np.arange(profile.cycle, dtype=np.int64) + 1) % profile.cycle
     return PressChain(_padded(rows), following, following)
 
@@ -129,7 +131,7 @@ def presses_until_cards(chain: PressChain) -> FloatArray:
 
 
 def empty_run_lengths(chain: PressChain, weights: FloatArray) -> FloatArray:
-    """P(L = l): the number of empty presses before cards fly, starting from state mix ``weights``."""
+    """P(L = l): empty presses before cards fly, starting from the state mix ``weights``."""
     mass = weights.astype(float).copy()
     empty = chain.emissions[:, 0]
     out: list[float] = []
@@ -168,7 +170,9 @@ def _moments(probabilities: FloatArray) -> tuple[float, float]:
     return mean, float(probabilities @ (counts - mean) ** 2)
 
 
-def analyse(profile: Profile, *, presses: int = 200_000, seed: int = 0, loaded: int = FULL_LOAD) -> ProfileAnalysis:
+def analyse(
+    profile: Profile, *, presses: int = 200_000, seed: int = 0, loaded: int = FULL_LOAD
+) -> ProfileAnalysis:
     """Exact analysis when the profile is a finite chain, otherwise a seeded simulation."""
     chain = chain_of(profile)
     if chain is None:
@@ -179,12 +183,18 @@ def analyse(profile: Profile, *, presses: int = 200_000, seed: int = 0, loaded: 
     expected = presses_until_cards(chain)
     fired = weights * (1.0 - chain.emissions[:, 0])
     after_fire = np.bincount(chain.next_if_fired, weights=fired, minlength=len(weights))
-    runs = empty_run_lengths(chain, after_fire / after_fire.sum()) if after_fire.sum() > 0 else np.zeros(0)
+    runs = (
+        empty_run_lengths(chain, after_fire / after_fire.sum())
+        if after_fire.sum() > 0
+        else np.zeros(0)
+    )
     return ProfileAnalysis(
         probabilities=probabilities,
         mean=mean,
         variance=variance,
-        presses_until_cards=float(weights @ expected) if np.all(np.isfinite(expected)) else math.inf,
+        presses_until_cards=float(weights @ expected)
+        if np.all(np.isfinite(expected))
+        else math.inf,
         presses_until_cards_from_reset=float(expected[chain.start]),
         empty_runs=runs,
         exact=True,
@@ -193,7 +203,12 @@ def analyse(profile: Profile, *, presses: int = 200_000, seed: int = 0, loaded: 
 
 # -- simulation fallback --------------------------------------------------------------
 def simulate_presses(
-    profile: Profile, presses: int, *, seed: int | None = 0, loaded: int = FULL_LOAD, reload_below: int = RELOAD_BELOW
+    profile: Profile,
+    presses: int,
+    *,
+    seed: int | None = 0,
+    loaded: int = FULL_LOAD,
+    reload_below: int = RELOAD_BELOW,
 ) -> IntArray:
     """Press a simulated hopper of ``loaded`` cards, topping it up (a reload) when it runs low."""
     sampler = profile.sampler(seed)
@@ -220,7 +235,7 @@ def _gaps(counts: IntArray) -> IntArray:
 
 
 def _wait_from_full(profile: Profile, loaded: int) -> float:
-    """Exact for load-dependent profiles: an empty press leaves the load, so the wait is geometric."""
+    """Load-dependent only: an empty press keeps the load, so the wait is geometric."""
     if not isinstance(profile, LoadDependentProfile):
         return math.nan
     nothing = profile.band_for(loaded).probabilities[0]
@@ -235,11 +250,14 @@ def simulate_analysis(
     probabilities = np.bincount(counts).astype(float) / presses
     gaps = _gaps(counts)
     runs = np.bincount(gaps).astype(float) / max(len(gaps), 1)
-    waits = gaps + 1.0
+    waits = (gaps + 1).astype(np.float64)
     # From a random press, the wait is size-biased: E[W] = E[G^2 + G] / (2 E[G]) with G = gap + 1.
     wait = float((waits**2 + waits).mean() / (2 * waits.mean())) if len(waits) else math.inf
     mean, variance = float(counts.mean()), float(counts.var())
-    errors = {"mean": _batch_se(counts.astype(float)), "p_nothing": _batch_se((counts == 0).astype(float))}
+    errors = {
+        "mean": _batch_se(counts.astype(float)),
+        "p_nothing": _batch_se((counts == 0).astype(float)),
+    }
     errors["presses_until_cards"] = _batch_se(waits) if len(waits) > 100 else math.inf
     return ProfileAnalysis(
         probabilities=probabilities,
@@ -255,7 +273,9 @@ def simulate_analysis(
 
 
 # -- vectorised sampling ----------------------------------------------------------------
-def sample(profile: Profile, presses: int, seed: int | None = None, *, loaded: int = FULL_LOAD) -> npt.NDArray[np.uint8]:
+def sample(
+    profile: Profile, presses: int, seed: int | None = None, *, loaded: int = FULL_LOAD
+) -> npt.NDArray[np.uint8]:
     """``presses`` counts from a fresh launcher (just reset), fast; one press per element.
 
     i.i.d., pattern and escalating profiles are sampled with whole-array numpy
@@ -287,7 +307,9 @@ def sample_categorical(
     return out
 
 
-def _sample_pattern(profile: PatternProfile, presses: int, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+def _sample_pattern(
+    profile: PatternProfile, presses: int, rng: np.random.Generator
+) -> npt.NDArray[np.uint8]:
     fires = np.zeros(profile.cycle, dtype=bool)
     fires[np.array(profile.fires, dtype=np.int64) - 1] = True
     mask = np.resize(fires, presses)
@@ -314,7 +336,9 @@ def _sample_gaps(profile: EscalatingProfile, size: int, rng: np.random.Generator
     return gaps
 
 
-def _sample_escalating(profile: EscalatingProfile, presses: int, rng: np.random.Generator) -> npt.NDArray[np.uint8]:
+def _sample_escalating(
+    profile: EscalatingProfile, presses: int, rng: np.random.Generator
+) -> npt.NDArray[np.uint8]:
     out = np.zeros(presses, dtype=np.uint8)
     fire_chance = 1.0 / max(analyse(profile).presses_until_cards_from_reset, 1.0)
     position = 0

@@ -26,8 +26,8 @@ from firmware_bridge import protocol
 from firmware_bridge.client import FirmwareClient, Status, Timing
 from firmware_bridge.errors import LinkLost
 from firmware_bridge.session import JobResult, RetryPolicy
-from hardware.errors import ConfigError, LauncherError
-from launcher.base import Launcher, T, Volley
+from hardware.errors import ConfigError
+from launcher.base import Launcher, T
 from launcher.errors import BadSpec
 from launcher.profiles import DEFAULT_PROFILE, IIDProfile, PatternProfile, Profile, load_profile
 
@@ -87,6 +87,7 @@ class SerialLauncher(Launcher[T]):
         #: Every finished job, oldest first (for logs, tests and calibration).
         self.jobs: list[JobResult] = []
         self._counted_at_error: dict[int, int] = {}
+        self._hopper_known = False
 
     # -- tuning contract --------------------------------------------------------------
     @property
@@ -127,14 +128,16 @@ class SerialLauncher(Launcher[T]):
     # -- pressing ---------------------------------------------------------------------
     def _on_load(self, loaded: int) -> None:
         self._sampler.reset()
+        self._hopper_known = True
 
     def _press(self, loaded: int) -> int:
         wanted = self._sampler.next(loaded)
-        requested = min(wanted, loaded)
+        # Never loaded through us (e.g. `launcher fire` on a filled hopper): trust the profile.
+        requested = min(wanted, loaded) if self._hopper_known else wanted
         self.press_meta.update(wanted=wanted, requested=requested, motor_ms=0.0)
         counted = 0
         if requested > 0:
-            result = self._shoot(requested)
+            result = self._shoot_once(requested)
             self.jobs.append(result)
             self.press_meta.update(
                 motor_ms=round(result.elapsed_ms, 1), job=result.job, reason=result.reason
@@ -156,6 +159,16 @@ class SerialLauncher(Launcher[T]):
             late += max(0, result.counted - self._counted_at_error.pop(result.job, 0))
         return late
 
+    def _shoot_once(self, n: int) -> JobResult:
+        """One job; a lost link remembers how far it got, to account for late cards later."""
+        try:
+            return self._shoot(n)
+        except LinkLost as error:
+            job = getattr(error, "job", None)
+            if job is not None:
+                self._counted_at_error[job] = error.counted
+            raise
+
     def _shoot(self, n: int) -> JobResult:
         settings = self.settings
         if not settings.sensor:
@@ -168,21 +181,6 @@ class SerialLauncher(Launcher[T]):
             block_ms=settings.block_ms,
             duty=settings.duty,
         )
-
-    def hit(self) -> Volley[T]:
-        """Press once; a failure mid-press still hands out the cards counted (``error.volley``)."""
-        try:
-            return super().hit()
-        except LauncherError as error:
-            counted = int(getattr(error, "counted", 0) or 0)
-            job = getattr(error, "job", None)
-            if isinstance(error, LinkLost) and job is not None:
-                self._counted_at_error[job] = counted
-            with self._lock:
-                take = min(counted, len(self._hopper))
-                cards = tuple(self._hopper.popleft() for _ in range(take))
-            error.volley = Volley(cards, counted, self.identities_known, dict(self.press_meta))  # type: ignore[attr-defined]
-            raise
 
     # -- lifecycle --------------------------------------------------------------------
     def _close(self) -> None:

@@ -19,6 +19,7 @@ FREE_PLAYS = {"stack"}  # a stack card may be played on a stack regardless of co
 class EventChecker:
     def __init__(self) -> None:
         self.deck: Counter[str] = Counter()
+        self.size = 0
         self.hands: list[list[str]] = []
         self.discard: list[str] = []
         self.launcher: deque[str] = deque()
@@ -43,8 +44,13 @@ class EventChecker:
                 except AssertionError as error:
                     raise AssertionError(f"event {number} {event}: {error}") from None
             if self.rounds:
-                self.check_total()
+                self.check_count()
         return self
+
+    def check_count(self) -> None:
+        held = sum(len(hand) for hand in self.hands)
+        total = held + len(self.discard) + len(self.launcher)
+        assert total == self.size, f"{total} cards on the table, the deck has {self.size}"
 
     def check_total(self) -> None:
         everything = Counter(self.discard) + Counter(self.launcher)
@@ -55,6 +61,7 @@ class EventChecker:
     # -- handlers -------------------------------------------------------------------
     def on_game_start(self, e: dict[str, Any]) -> None:
         self.deck = Counter(e["deck"])
+        self.size = len(e["deck"])
         rules = load_ruleset(e["ruleset"], {k: v for k, v in e["options"].items() if k != "custom"})
         self.points = dict(rules.points)
         self.scoring = e["options"]["scoring"]
@@ -67,6 +74,7 @@ class EventChecker:
         self.launcher = deque(e["loaded"])
         self.active = self._color(e["starter"])
         self.rounds += 1
+        self.check_total()
 
     def on_play(self, e: dict[str, Any]) -> None:
         card, seat = e["card"], e["player"]
@@ -98,6 +106,7 @@ class EventChecker:
         assert Counter(e["cards"]) == Counter(self.discard[:-1]), "reload must take the discard pile minus its top"
         self.discard = self.discard[-1:]
         self.launcher.extend(e["cards"])
+        self.check_total()
 
     def on_discard(self, e: dict[str, Any]) -> None:
         hand = self.hands[e["player"]]
@@ -122,6 +131,7 @@ class EventChecker:
         self.hands[e["to"]].append(e["card"])
 
     def on_round_end(self, e: dict[str, Any]) -> None:
+        self.check_total()
         assert [sorted(h) for h in e["hands"]] == [sorted(h) for h in self.hands], "hands differ at round end"
         held = [sum(self._points(c) for c in hand) for hand in self.hands]
         assert held == e["held"], f"held points {e['held']} != cards in hands {held}"

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import math
+from typing import Any
 
 import numpy as np
 import pytest
@@ -11,9 +12,15 @@ from hypothesis import strategies as st
 from scipy import stats
 
 from launcher.analysis import analyse, sample, simulate_presses
-from launcher.profiles import EscalatingProfile, IIDProfile, PatternProfile, load_profile, preset_names
+from launcher.profiles import (
+    EscalatingProfile,
+    IIDProfile,
+    PatternProfile,
+    load_profile,
+    preset_names,
+)
 
-common = {"name": "t", "source": "test", "description": "d"}
+common: dict[str, Any] = {"name": "t", "source": "test", "description": "d"}
 
 
 def test_iid_analysis_is_the_textbook_answer() -> None:
@@ -45,7 +52,9 @@ def test_escalating_analysis_agrees_with_a_long_per_press_run() -> None:
     observed = np.bincount(counts, minlength=len(result.probabilities)) / len(counts)
     assert observed[0] == pytest.approx(result.p_nothing, abs=4 * math.sqrt(0.25 / len(counts)))
     assert counts.mean() == pytest.approx(result.mean, abs=0.04)
-    assert result.presses_until_cards_from_reset > result.presses_until_cards  # the chance only rises
+    assert (
+        result.presses_until_cards_from_reset > result.presses_until_cards
+    )  # the chance only rises
 
 
 def test_guaranteed_fire_bounds_the_run_length_distribution() -> None:
@@ -59,8 +68,9 @@ def test_load_dependent_profile_is_simulated_with_standard_errors() -> None:
     assert not result.exact and result.presses_simulated == 40_000
     assert 0 < result.standard_errors["mean"] < 0.02
     again = analyse(load_profile("heavy-hopper"), presses=40_000, seed=2)
-    assert abs(result.mean - again.mean) < 5 * math.hypot(result.standard_errors["mean"],
-                                                         again.standard_errors["mean"])
+    assert abs(result.mean - again.mean) < 5 * math.hypot(
+        result.standard_errors["mean"], again.standard_errors["mean"]
+    )
 
 
 @given(st.lists(st.integers(0, 30), min_size=1, max_size=10).filter(lambda w: sum(w) > 0))
@@ -81,12 +91,15 @@ def test_vectorised_samples_follow_the_exact_distribution(name: str) -> None:
     assert len(observed) == len(exact)  # never a count the profile cannot produce
     keep = exact > 0
     # whole cycles of a pattern are not random at all; the test is loose enough for both
-    statistic = float(np.sum((observed[keep] - len(counts) * exact[keep]) ** 2 / (len(counts) * exact[keep])))
+    statistic = float(
+        np.sum((observed[keep] - len(counts) * exact[keep]) ** 2 / (len(counts) * exact[keep]))
+    )
     assert stats.chi2.sf(statistic, keep.sum() - 1) > 1e-4
 
 
 def test_vectorised_sampling_is_seeded_and_starts_from_a_reset() -> None:
     profile = load_profile("original-1999")
+    assert isinstance(profile, PatternProfile)
     assert np.array_equal(sample(profile, 1000, seed=4), sample(profile, 1000, seed=4))
     fired = np.flatnonzero(sample(profile, 96, seed=4)) + 1
     assert fired.tolist() == list(profile.fires)

@@ -9,11 +9,19 @@ import pytest
 
 from launcher import ScriptedLauncher, open_launcher
 from launcher.calibration.record import ManualLauncher, Recorder
-from launcher.calibration.session import Press, SessionError, SessionHeader, SessionWriter, read_session
+from launcher.calibration.session import (
+    Press,
+    SessionError,
+    SessionHeader,
+    SessionWriter,
+    read_session,
+)
 
 
 def _header(**changes: object) -> SessionHeader:
-    values: dict[str, object] = dict(launcher="sim://", cards_loaded=12, reload_below=4, presses_planned=10)
+    values: dict[str, object] = dict(
+        launcher="sim://", cards_loaded=12, reload_below=4, presses_planned=10
+    )
     values.update(changes)
     return SessionHeader(**values)  # type: ignore[arg-type]
 
@@ -22,8 +30,12 @@ def test_each_press_is_on_disk_before_the_next_starts(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     seen: list[int] = []
     with SessionWriter.create(path, _header()) as writer:
-        recorder = Recorder(ScriptedLauncher([2, 0, 5]), writer, _header(),
-                            on_press=lambda press: seen.append(len(read_session(path).presses)))
+        recorder = Recorder(
+            ScriptedLauncher([2, 0, 5]),
+            writer,
+            _header(),
+            on_press=lambda press: seen.append(len(read_session(path).presses)),
+        )
         recorder.run(6)
     assert seen == [1, 2, 3, 4, 5, 6]  # readable from another process after every single press
 
@@ -84,10 +96,18 @@ def test_a_bad_line_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) ->
     "content, message",
     [
         ('{"type": "press", "n": 1}\n', "expected a session header"),
-        ('{"type": "session", "launcher": "x", "cards_loaded": 1, "reload_below": 0, "presses_planned": 1, '
-         '"schema": 9}\n', "field schema is 9, expected 1"),
-        ('{"type": "session", "launcher": "x", "cards_loaded": 1, "reload_below": 0, "presses_planned": 1}\n'
-         '{"type": "press", "n": 1, "count": -2, "loaded": 1, "since_reload": 1}\n', "whole numbers >= 0"),
+        (
+            '{"type": "session", "launcher": "x", "cards_loaded": 1, "reload_below": 0, '
+            '"presses_planned": 1, '
+            '"schema": 9}\n',
+            "field schema is 9, expected 1",
+        ),
+        (
+            '{"type": "session", "launcher": "x", "cards_loaded": 1, "reload_below": 0, '
+            '"presses_planned": 1}\n'
+            '{"type": "press", "n": 1, "count": -2, "loaded": 1, "since_reload": 1}\n',
+            "whole numbers >= 0",
+        ),
     ],
 )
 def test_malformed_sessions_are_refused_clearly(tmp_path: Path, content: str, message: str) -> None:
@@ -107,7 +127,12 @@ def test_existing_session_is_never_overwritten(tmp_path: Path) -> None:
 def test_manual_launcher_asks_with_the_session_press_number() -> None:
     asked: list[tuple[int, int]] = []
     told: list[str] = []
-    launcher = ManualLauncher(lambda n, loaded: asked.append((n, loaded)) or 1, told.append, first_number=7)
+
+    def ask(number: int, loaded: int) -> int:
+        asked.append((number, loaded))
+        return 1
+
+    launcher = ManualLauncher(ask, told.append, first_number=7)
     launcher.load(range(5))
     launcher.hit()
     launcher.hit()

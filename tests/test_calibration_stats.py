@@ -30,7 +30,9 @@ from launcher.profiles import load_profile, save_profile
 from launcher.sim import SimLauncher
 
 REPEATS = 400
-DRAWS = 2000  # Monte-Carlo p-values to +-0.005 near alpha: plenty for rates over hundreds of sessions
+DRAWS = (
+    2000  # Monte-Carlo p-values to +-0.005 near alpha: plenty for rates over hundreds of sessions
+)
 
 
 def _covered(values: np.ndarray, truth: np.ndarray, first: int = 0) -> bool:
@@ -82,7 +84,10 @@ def test_compare_false_positive_rate_is_near_alpha() -> None:
     profile = Side.of_profile(load_profile("web-game"))
     rng = np.random.default_rng(7)
     rejections = [
-        compare(Side.of_counts("s", sample_categorical(p, 300, rng)), profile, seed=i, draws=DRAWS).differ for i in range(300)
+        compare(
+            Side.of_counts("s", sample_categorical(p, 300, rng)), profile, seed=i, draws=DRAWS
+        ).differ
+        for i in range(300)
     ]
     rate = float(np.mean(rejections))
     assert rate <= 0.05 + 2.5 * np.sqrt(0.05 * 0.95 / 300), rate  # never anti-conservative
@@ -93,8 +98,12 @@ def test_compare_two_sessions_false_positive_rate_is_near_alpha() -> None:
     p, _ = _same_and_shifted()
     rng = np.random.default_rng(8)
     rejections = [
-        compare(Side.of_counts("a", sample_categorical(p, 300, rng)),
-                Side.of_counts("b", sample_categorical(p, 300, rng)), seed=i, draws=DRAWS).differ
+        compare(
+            Side.of_counts("a", sample_categorical(p, 300, rng)),
+            Side.of_counts("b", sample_categorical(p, 300, rng)),
+            seed=i,
+            draws=DRAWS,
+        ).differ
         for i in range(200)
     ]
     assert 0.005 <= float(np.mean(rejections)) <= 0.05 + 2.5 * np.sqrt(0.05 * 0.95 / 200)
@@ -104,29 +113,47 @@ def test_compare_detects_a_shift_of_0_1_in_p_nothing_in_300_presses() -> None:
     _, q = _same_and_shifted()
     profile = Side.of_profile(load_profile("web-game"))
     rng = np.random.default_rng(9)
-    power = np.mean([
-        compare(Side.of_counts("s", sample_categorical(q, 300, rng)), profile, seed=i, draws=DRAWS).differ for i in range(150)
-    ])
+    power = np.mean(
+        [
+            compare(
+                Side.of_counts("s", sample_categorical(q, 300, rng)), profile, seed=i, draws=DRAWS
+            ).differ
+            for i in range(150)
+        ]
+    )
     assert power >= 0.8, power
-    power_two = np.mean([
-        compare(Side.of_counts("a", sample_categorical(q, 600, rng)),
-                Side.of_counts("b", sample_categorical(_same_and_shifted()[0], 600, rng)), seed=i, draws=DRAWS).differ
-        for i in range(100)
-    ])
+    power_two = np.mean(
+        [
+            compare(
+                Side.of_counts("a", sample_categorical(q, 600, rng)),
+                Side.of_counts("b", sample_categorical(_same_and_shifted()[0], 600, rng)),
+                seed=i,
+                draws=DRAWS,
+            ).differ
+            for i in range(100)
+        ]
+    )
     assert power_two >= 0.8, power_two  # two sessions each carry noise: 600 presses apiece
 
 
 def _record(tmp_path: Path, spec: str, presses: int, seed: int) -> Session:
     """A session recorded by the real Recorder; kept in memory (no fsync) to keep the suite fast."""
-    header = SessionHeader(launcher=spec, cards_loaded=90, reload_below=10, presses_planned=presses, seed=seed)
+    header = SessionHeader(
+        launcher=spec, cards_loaded=90, reload_below=10, presses_planned=presses, seed=seed
+    )
     kept: list[Press] = []
-    with SessionWriter(io.StringIO(), durable=False) as writer, open_launcher(spec, default_seed=seed) as launcher:
+    with (
+        SessionWriter(io.StringIO(), durable=False) as writer,
+        open_launcher(spec, default_seed=seed) as launcher,
+    ):
         Recorder(launcher, writer, header, on_press=kept.append).run(presses)
     return Session(tmp_path / f"{seed}.jsonl", header, kept)
 
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
-def test_the_1999_pattern_is_not_iid_and_is_fitted_back_as_a_pattern(tmp_path: Path, seed: int) -> None:
+def test_the_1999_pattern_is_not_iid_and_is_fitted_back_as_a_pattern(
+    tmp_path: Path, seed: int
+) -> None:
     session = _record(tmp_path, "sim://?profile=original-1999", 300, seed)
     assert not looks_independent(independence_checks(session.counts))
     report = fit_sessions([session])
@@ -181,5 +208,35 @@ def test_plan_gives_enough_presses_for_the_promised_precision() -> None:
 def test_runs_test_matches_its_definition() -> None:
     seq = np.array([1, 0, 1, 0, 1, 0, 1, 0, 1, 0] * 10, dtype=bool)
     result = independence_checks(seq.astype(int))[0]
-    assert result.statistic > 5 and result.p_value < 1e-6  # perfectly alternating: far too many runs
+    assert (
+        result.statistic > 5 and result.p_value < 1e-6
+    )  # perfectly alternating: far too many runs
     assert stats.norm.sf(result.statistic) * 2 == pytest.approx(result.p_value)
+
+
+@pytest.mark.parametrize(
+    "preset, presses, kind",
+    [
+        ("escalating", 600, "escalating"),
+        ("heavy-hopper", 800, "load-dependent"),
+        ("original-1999", 300, "pattern"),
+        ("irc-bot", 300, "iid"),
+    ],
+)
+def test_every_fitted_kind_writes_a_valid_profile_file(
+    tmp_path: Path, preset: str, presses: int, kind: str
+) -> None:
+    report = fit_sessions(
+        [_record(tmp_path, f"sim://?profile={preset}", presses, 21)], name="fitted"
+    )
+    assert report.profile.kind == kind
+    path = save_profile(report.profile, tmp_path / "fitted.toml")
+    assert load_profile(path) == report.profile
+    assert report.profile.source.startswith("measured:")
+
+
+def test_a_count_the_profile_never_produces_is_an_immediate_difference() -> None:
+    session = Side.of_counts("s", [0, 1, 2, 12, 0, 1])
+    result = compare(session, Side.of_profile(load_profile("web-game")))
+    assert result.differ and result.p_value == 0.0
+    assert "counts [12] never happen" in result.tests[0].name

@@ -76,7 +76,10 @@ def test_tune_can_fit_from_recorded_presses_without_probing() -> None:
     launcher = KnownLawMotor(seed=4)
     launcher.load(range(10_000))
     volleys = [launcher.hit() for _ in range(300)]
-    recorded = (np.array([v.meta["motor_ms"] for v in volleys]), np.array([v.counted for v in volleys], float))
+    recorded = (
+        np.array([v.meta["motor_ms"] for v in volleys]),
+        np.array([v.counted for v in volleys], float),
+    )
     launcher.motor_runs.clear()
     result = tune(launcher, load_profile("web-game"), verify_presses=50, seed=4, recorded=recorded)
     assert result.probes == 300
@@ -88,8 +91,10 @@ def test_launchers_without_a_motor_are_refused_clearly() -> None:
         tune(open_launcher("sim://"), load_profile("web-game"))
 
 
-@pytest.mark.skipif(not (Path(__file__).parent.parent / "launcher" / "gpio.py").exists(),
-                    reason="launcher/gpio.py not written yet")
+@pytest.mark.skipif(
+    not (Path(__file__).parent.parent / "launcher" / "gpio.py").exists(),
+    reason="launcher/gpio.py not written yet",
+)
 def test_tune_drives_the_gpio_mock_rig() -> None:
     launcher = open_launcher("gpio://?mock=1&seed=2")
     before = launcher.ms_per_card  # type: ignore[attr-defined]

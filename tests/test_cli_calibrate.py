@@ -1,4 +1,4 @@
-"""``uno-attack calibrate``: in-process through the dispatcher, and the manual prompt on a real pty."""
+"""``uno-attack calibrate``: in-process through the dispatcher; the manual prompt on a real pty."""
 
 from __future__ import annotations
 
@@ -17,8 +17,24 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _record(path: Path, profile: str, presses: int, seed: int) -> None:
-    assert main(["calibrate", "record", str(path), "--launcher", f"sim://?profile={profile}",
-                 "--presses", str(presses), "--seed", str(seed), "--notes", "test bench"]) == 0
+    assert (
+        main(
+            [
+                "calibrate",
+                "record",
+                str(path),
+                "--launcher",
+                f"sim://?profile={profile}",
+                "--presses",
+                str(presses),
+                "--seed",
+                str(seed),
+                "--notes",
+                "test bench",
+            ]
+        )
+        == 0
+    )
 
 
 def test_record_then_fit_writes_a_profile_the_simulator_can_use(
@@ -27,9 +43,26 @@ def test_record_then_fit_writes_a_profile_the_simulator_can_use(
     session = tmp_path / "s.jsonl"
     _record(session, "original-1999", 300, 3)
     header = json.loads(session.read_text(encoding="utf-8").splitlines()[0])
-    assert header["type"] == "session" and header["notes"] == "test bench" and header["cards_loaded"] == 90
+    assert (
+        header["type"] == "session"
+        and header["notes"] == "test bench"
+        and header["cards_loaded"] == 90
+    )
     out_profile = tmp_path / "mine.toml"
-    assert main(["calibrate", "fit", str(session), "--out", str(out_profile), "--plot", str(tmp_path / "f.png")]) == 0
+    assert (
+        main(
+            [
+                "calibrate",
+                "fit",
+                str(session),
+                "--out",
+                str(out_profile),
+                "--plot",
+                str(tmp_path / "f.png"),
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert "presses are NOT independent" in out and "<- chosen" in out
     assert "Clopper-Pearson, Bonferroni" in out
@@ -38,7 +71,9 @@ def test_record_then_fit_writes_a_profile_the_simulator_can_use(
     assert (tmp_path / "f.png").stat().st_size > 1000
 
 
-def test_record_resume_continues_to_the_planned_total(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_record_resume_continues_to_the_planned_total(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     session = tmp_path / "s.jsonl"
     _record(session, "web-game", 40, 1)
     assert main(["calibrate", "record", str(session), "--resume", "--presses", "70"]) == 0
@@ -55,7 +90,10 @@ def test_compare_gives_a_plain_verdict(tmp_path: Path, capsys: pytest.CaptureFix
     capsys.readouterr()
     assert main(["calibrate", "compare", str(same), "web-game"]) == 0
     assert "No evidence of a difference" in capsys.readouterr().out
-    assert main(["calibrate", "compare", str(same), str(other), "--plot", str(tmp_path / "c.png")]) == 0
+    assert (
+        main(["calibrate", "compare", str(same), str(other), "--plot", str(tmp_path / "c.png")])
+        == 0
+    )
     out = capsys.readouterr().out
     assert "DIFFERENT" in out and "total variation distance" in out and "Cramer's V" in out
     assert main(["calibrate", "compare", "web-game", "bookmarklet"]) == 0
@@ -77,28 +115,56 @@ def test_tune_on_a_simulated_launcher_explains_why_not(capsys: pytest.CaptureFix
     assert "no adjustable motor time" in capsys.readouterr().err
 
 
-@pytest.mark.skipif(not (ROOT / "launcher" / "gpio.py").exists(), reason="launcher/gpio.py not written yet")
-def test_tune_on_the_gpio_mock_reports_predicted_then_measured(capsys: pytest.CaptureFixture[str]) -> None:
-    assert main(["calibrate", "tune", "--target", "web-game", "--launcher", "gpio://?mock=1",
-                 "--probe-repeats", "6", "--verify-presses", "120"]) == 0
+@pytest.mark.skipif(
+    not (ROOT / "launcher" / "gpio.py").exists(), reason="launcher/gpio.py not written yet"
+)
+def test_tune_on_the_gpio_mock_reports_predicted_then_measured(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert (
+        main(
+            [
+                "calibrate",
+                "tune",
+                "--target",
+                "web-game",
+                "--launcher",
+                "gpio://?mock=1",
+                "--probe-repeats",
+                "6",
+                "--verify-presses",
+                "120",
+            ]
+        )
+        == 0
+    )
     out = capsys.readouterr().out
     assert out.index("predicted distance") < out.index("measured distance")
     assert "ms_per_card: 250.0 ->" in out
 
 
-def test_missing_session_file_is_a_clean_error(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+def test_missing_session_file_is_a_clean_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
     assert main(["calibrate", "fit", str(tmp_path / "nope.jsonl")]) == 2
     assert "cannot read session" in capsys.readouterr().err
 
 
 def _spawn(*args: str) -> pexpect.spawn:
-    return pexpect.spawn(sys.executable, ["-m", "game", "calibrate", "record", *args],
-                         cwd=str(ROOT), encoding="utf-8", timeout=20)
+    return pexpect.spawn(
+        sys.executable,
+        ["-m", "game", "calibrate", "record", *args],
+        cwd=str(ROOT),
+        encoding="utf-8",
+        timeout=20,
+    )
 
 
 def test_manual_prompt_survives_ctrl_c_and_resumes(tmp_path: Path) -> None:
     session = tmp_path / "toy.jsonl"
-    child = _spawn(str(session), "--manual", "--presses", "4", "--cards", "30", "--batteries", "3 C alkaline")
+    child = _spawn(
+        str(session), "--manual", "--presses", "4", "--cards", "30", "--batteries", "3 C alkaline"
+    )
     child.expect("hopper holds 30 cards")
     child.sendline("")
     child.expect(r"press 1 \(30 cards loaded\).*cards out\? ")
@@ -129,3 +195,12 @@ def test_manual_prompt_survives_ctrl_c_and_resumes(tmp_path: Path) -> None:
     done = read_session(session)
     assert done.counts.tolist() == [2, 0, 5, 1] and done.header.batteries == "3 C alkaline"
     assert [p.since_reload for p in done.presses] == [1, 2, 1, 2]  # the resume reloaded the hopper
+
+
+def test_resume_refuses_a_different_launcher(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = tmp_path / "s.jsonl"
+    _record(session, "web-game", 5, 1)
+    assert main(["calibrate", "record", str(session), "--resume", "--launcher", "sim://"]) == 2
+    assert "was recorded with sim://?profile=web-game" in capsys.readouterr().err

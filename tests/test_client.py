@@ -69,7 +69,8 @@ def mangled_streams(draw: st.DrawFn) -> tuple[int, list[int], list[int]]:
     kept: list[int] = []
     for i in range(1, n + 1):
         counter = (start + i) % 256
-        if draw(st.booleans()) or i == n:
+        run_of_losses = i - (kept[-1] if kept else 0)
+        if draw(st.booleans()) or i == n or run_of_losses >= 100:  # 8 bits: < 128 lost in a row
             delivered.append(counter)
             kept.append(i)
             if draw(st.integers(0, 9)) == 0:  # a duplicate, up to 5 frames late

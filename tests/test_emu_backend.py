@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import importlib.util
 import json
+import threading
 from collections.abc import Iterator
 
 import pytest
@@ -121,12 +122,47 @@ def test_bad_emu_options_are_clear() -> None:
         open_launcher("emu:///dev/ttyACM0")
 
 
-@pytest.mark.skipif(importlib.util.find_spec("game.cli.simulate") is None, reason="simulate not written yet")
+@pytest.mark.skipif(
+    importlib.util.find_spec("game.cli.simulate") is None, reason="simulate not written yet"
+)
 def test_simulate_plays_whole_games_over_emu(capsys: pytest.CaptureFixture[str]) -> None:
     from game.cli import main
 
     spec = f"{FAST}&profile=web-game"
-    args = ["simulate", "--games", "1", "--players", "2", "--seed", "5", "--launcher", spec, "--json"]
+    args = [
+        "simulate",
+        "--games",
+        "1",
+        "--players",
+        "2",
+        "--seed",
+        "5",
+        "--launcher",
+        spec,
+        "--json",
+    ]
     assert main(args) == 0
     summary = json.loads(capsys.readouterr().out)
     assert summary["games"] == 1 and summary["hits"] > 0 and summary["cards_launched"] > 0
+
+
+def test_presses_from_two_threads_share_the_launcher_safely(launcher: EmuLauncher[object]) -> None:
+    launcher.load(range(200))
+    volleys: list[object] = []
+    errors: list[BaseException] = []
+
+    def press(times: int) -> None:
+        try:
+            volleys.extend(launcher.hit() for _ in range(times))
+        except BaseException as error:  # surfaced below
+            errors.append(error)
+
+    threads = [threading.Thread(target=press, args=(15,)) for _ in range(2)]
+    for thread in threads:
+        thread.start()
+    for thread in threads:
+        thread.join(timeout=30)
+    assert not errors and len(volleys) == 30
+    dealt = [card for volley in volleys for card in volley.cards]  # type: ignore[attr-defined]
+    assert sorted(dealt) == list(range(len(dealt)))  # no card twice, none skipped
+    assert len(dealt) == launcher.cards_fed

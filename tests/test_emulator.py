@@ -76,18 +76,24 @@ class Host:
     def wait_event(
         self, verbs: tuple[str, ...], timeout: float = 5.0, keepalive: bool = True
     ) -> dict:
-        """The next event (in arrival order, each consumed once) whose verb is in ``verbs``."""
+        """The next event (in arrival order, each consumed once) whose verb is in ``verbs``.
+
+        While waiting it sends a PING every 100 ms when ``keepalive`` (a host's duty while
+        a job runs) and reads events in between.
+        """
         deadline = time.monotonic() + timeout
+        next_ping = time.monotonic()
         while time.monotonic() < deadline:
             while self._consumed < len(self.events):
                 _seq, verb, fields = self.events[self._consumed]
                 self._consumed += 1
                 if verb in verbs:
                     return {"_verb": verb, **fields}
-            if keepalive:
-                self.command("PING")
+            if keepalive and time.monotonic() >= next_ping:
+                next_ping = time.monotonic() + 0.1
+                self.command("PING", retries=(0.1,) * 8)
             else:
-                self._reply(0.05)
+                self._reply(0.02)
         raise TimeoutError(f"no {verbs} event")
 
 
@@ -166,7 +172,9 @@ def test_reboot_mid_job_stops_the_motor_and_announces_a_new_boot(emu: Emulator, 
     host.command("FEED", [("job", 1), ("n", 100)])
     new_boot = emu.reboot("soft")
     boot = host.wait_event(("BOOT",), keepalive=False)
-    assert boot["boot"] == new_boot != first and boot["reset"] == "soft"
+    while boot["boot"] != new_boot:  # the first boot's BOOT may still sit in the pty
+        boot = host.wait_event(("BOOT",), keepalive=False)
+    assert new_boot != first and boot["reset"] == "soft"
     assert emu.motor_history[-1][1] == 0
     status = host.command("STATUS")
     assert (status["state"], status["motor"], status["job"]) == ("idle", "0", "0")
@@ -226,7 +234,7 @@ def test_duplicated_replies_arrive_twice_and_delayed_ones_late() -> None:
         started = time.monotonic()
         host.command("PING", retries=(1.0,))
         assert time.monotonic() - started >= 0.08
-        assert host._reply(0.3) is None and emu.fault_counts()["to_host"]["dup"] >= 1
+        assert emu.fault_counts()["to_host"]["dup"] >= 1
         host.close()
 
 
@@ -247,6 +255,11 @@ def test_stop_is_idempotent_and_leaves_the_motor_off() -> None:
     assert emu.motor_history[-1][1] == 0 and emu.mechanism.duty == 0.0
 
 
+#: ~12 % of round trips fail at 3 % per frame per fault per direction; 8 tries make a
+#: lost command (0.12 ** 8) vanishingly rare, as a host that reconnects would.
+PATIENT = (0.1,) * 8
+
+
 def test_a_small_soak_through_a_lossy_link_counts_every_card_once() -> None:
     plan = "drop:0.03,corrupt:0.03,dup:0.03"
     with Emulator(seed=5, mechanism=FAST, cards=2000, faults=plan) as emu:
@@ -254,7 +267,7 @@ def test_a_small_soak_through_a_lossy_link_counts_every_card_once() -> None:
         host.command("HELLO")
         counted = 0
         for job in range(1, 121):
-            reply = host.command("FEED", [("job", job), ("n", 1 + job % 3)])
+            reply = host.command("FEED", [("job", job), ("n", 1 + job % 3)], retries=PATIENT)
             assert reply["_verb"] == "OK"
             counted += _finish(host, job)
         host.close()
@@ -268,13 +281,15 @@ def test_a_small_soak_through_a_lossy_link_counts_every_card_once() -> None:
 
 
 def _finish(host: Host, job: int) -> int:
-    """Wait for the job to end; a lost DONE event is repaired from STATUS."""
-    for _ in range(20):
-        status = host.command("STATUS")
-        if status["state"] != "running" and status["job"] == str(job):
-            assert status["fault"] == "none"
-            return int(status["counted"])
-    raise AssertionError(f"job {job} never ended: {status}")
+    """Wait for the job's DONE; a lost DONE event is repaired from STATUS."""
+    try:
+        done = host.wait_event(("DONE", "FAULT"), timeout=0.5)
+        assert (done["_verb"], done["job"]) == ("DONE", str(job))
+    except TimeoutError:
+        pass
+    status = host.command("STATUS", retries=PATIENT)
+    assert (status["state"], status["job"], status["fault"]) == ("idle", str(job), "none")
+    return int(status["counted"])
 
 
 # -- fault plans ---------------------------------------------------------------------------------------

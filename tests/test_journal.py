@@ -1,4 +1,4 @@
-"""The journal survives crashes: cut-off tails are dropped, resumes append cleanly, presses replay."""
+"""The journal survives crashes: cut-off tails dropped, resumes append cleanly, presses replay."""
 
 from __future__ import annotations
 
@@ -23,7 +23,7 @@ HEADER = {"mode": "play", "ruleset": "attack", "seed": 7, "seats": ["Ann", "bot:
 
 
 class CountingLauncher(ScriptedLauncher[int]):
-    """A scripted launcher that can jam on chosen presses (1-based), like a real one catching a card."""
+    """A scripted launcher that jams on chosen presses (1-based), like a card catching."""
 
     def __init__(self, counts: list[int], jam_on: tuple[int, ...] = ()) -> None:
         super().__init__(counts)
@@ -59,8 +59,12 @@ def test_round_trip_keeps_header_and_records_in_order(tmp_path: Path) -> None:
 
 
 @settings(max_examples=60, deadline=None)
-@given(moves=st.lists(st.sampled_from(["play:R7", "hit", "uno", "color:blue"]), min_size=1, max_size=8),
-       data=st.data())
+@given(
+    moves=st.lists(
+        st.sampled_from(["play:R7", "hit", "uno", "color:blue"]), min_size=1, max_size=8
+    ),
+    data=st.data(),
+)
 def test_a_crash_at_any_byte_loses_at_most_the_line_being_written(
     tmp_path_factory: pytest.TempPathFactory, moves: list[str], data: st.DataObject
 ) -> None:
@@ -185,7 +189,9 @@ def test_a_seeded_launcher_is_pressed_again_on_replay_so_its_stream_continues() 
         return [launcher.hit().counted for _ in range(presses)]
 
     uninterrupted = run(12, SimLauncher("web-game", seed=3))
-    crashed = JournaledLauncher(SimLauncher("web-game", seed=3), repress=True, replay=uninterrupted[:5])
+    crashed = JournaledLauncher(
+        SimLauncher("web-game", seed=3), repress=True, replay=uninterrupted[:5]
+    )
     assert run(12, crashed) == uninterrupted
     assert crashed.divergences == []
 

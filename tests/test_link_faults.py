@@ -14,15 +14,19 @@ from collections.abc import Iterator
 
 import pytest
 
+from firmware_bridge.client import Timing
 from firmware_bridge.errors import LinkLost
+from firmware_bridge.session import RetryPolicy
 from hardware.errors import LauncherFault
 from hardware.mechanism import MechanismParams
-from launcher.emu import EmuLauncher, open_emulated
+from launcher.emu import FAST_FEED, EmuLauncher, open_emulated
 from launcher.profiles import IIDProfile
 from launcher.serial import FeedSettings
 
 SLOW = MechanismParams(cards_per_second=20.0, card_transit_ms=5.0)
 SETTINGS = FeedSettings(ms_per_card=50.0, jam_ms=500, block_ms=100)
+FAST = MechanismParams(cards_per_second=2000.0, card_transit_ms=0.2)
+QUICK = Timing(retry=RetryPolicy.doubling(0.01, 6), keepalive=0.05, quiet=0.015)
 
 
 def always(n: int) -> IIDProfile:
@@ -65,7 +69,7 @@ def test_unplug_mid_job(closing: list[EmuLauncher[object]]) -> None:
     first_boot = launcher.emulator.boot_id
     with pytest.raises(LinkLost, match=r"during job 1 .*will NOT be replayed") as caught:
         launcher.hit()
-    counted = caught.value.counted  # type: ignore[attr-defined]
+    counted = caught.value.counted
     assert 0 < counted < 30 and caught.value.volley.counted == counted  # type: ignore[attr-defined]
     assert launcher.remaining == 100 - counted
     assert motor_is_off(launcher)  # a bus-powered Pico loses power with the cable
@@ -104,12 +108,14 @@ def test_quick_replug_of_a_powered_board_stops_the_orphan_job(
     volley = launcher.hit()  # reconnects, STOPs job 1 (never resumed), then presses anew
     late = volley.meta.get("late_cards", 0)
     assert volley.meta["job"] == 2 and volley.counted == 30 + late
-    assert caught.value.counted + late + 30 == launcher.cards_fed  # type: ignore[attr-defined]
+    assert caught.value.counted + late + 30 == launcher.cards_fed
     assert launcher.remaining == 100 - launcher.cards_fed  # the hopper model matches the hopper
     assert [job for _, job in launcher.emulator.jobs_executed] == [1, 2]
 
 
-def test_late_replug_of_a_powered_board_finds_host_silent(closing: list[EmuLauncher[object]]) -> None:
+def test_late_replug_of_a_powered_board_finds_host_silent(
+    closing: list[EmuLauncher[object]],
+) -> None:
     launcher = start("")
     closing.append(launcher)
     timers = pull_cable_at(launcher, 0.2, replug_at=1.0)
@@ -127,7 +133,7 @@ def test_late_replug_of_a_powered_board_finds_host_silent(closing: list[EmuLaunc
     volley = launcher.hit()
     late = volley.meta["late_cards"]  # shot between the unplug and the firmware's stop
     assert late > 0 and volley.counted == 30 + late
-    assert lost.value.counted + late + 30 == launcher.cards_fed  # type: ignore[attr-defined]
+    assert lost.value.counted + late + 30 == launcher.cards_fed
     assert launcher.remaining == 100 - launcher.cards_fed
     # job 2 was refused (fault latched) and its id is never used again
     assert [job for _, job in launcher.emulator.jobs_executed] == [1, 3]
@@ -169,3 +175,20 @@ def test_silence_mid_job_stops_the_motor_and_latches(closing: list[EmuLauncher[o
     with pytest.raises(LauncherFault, match="host_silent"):
         launcher.hit()
     assert [job for _, job in launcher.emulator.jobs_executed] == [1]
+
+
+def test_damaged_bytes_and_reordered_frames_lose_nothing(
+    closing: list[EmuLauncher[object]],
+) -> None:
+    """Byte-level damage (a lost newline merges two frames) and late frames overtaking others."""
+    faults = "byte_drop:0.0005,byte_corrupt:0.0005,host.delay:0.05,delay_ms:5"
+    launcher = open_emulated(
+        always(2), seed=4, faults=faults, mechanism=FAST, settings=FAST_FEED, timing=QUICK
+    )
+    closing.append(launcher)
+    launcher.load(range(400))
+    counted = sum(launcher.hit().counted for _ in range(150))
+    assert counted == 300 == launcher.cards_fed
+    assert [job for _, job in launcher.emulator.jobs_executed] == list(range(1, 151))
+    injected = launcher.emulator.fault_counts()
+    assert injected["to_host"]["bytes"] > 0 and injected["to_host"]["delay"] > 0

@@ -1,4 +1,4 @@
-"""The real `uno-attack play` program in a real terminal (pexpect): people's view, mistakes, UNO, crashes.
+"""The real `uno-attack play` in a real terminal (pexpect): the view, mistakes, UNO, crashes.
 
 Every wait is pexpect waiting for output (with a timeout); nothing sleeps. Seeds are fixed.
 """
@@ -19,7 +19,9 @@ PROMPT = r"Ann> "
 MENU_LINE = re.compile(r"^\s+(\d+)\) (.*)$", re.MULTILINE)
 SEATS = "Ann,bot:greedy,bot:random"
 
-pytestmark = pytest.mark.skipif(not UNO_ATTACK.exists(), reason=f"console script {UNO_ATTACK} not installed")
+pytestmark = pytest.mark.skipif(
+    not UNO_ATTACK.exists(), reason=f"console script {UNO_ATTACK} not installed"
+)
 
 
 def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
@@ -27,8 +29,9 @@ def spawn(*args: str, colour: bool = False) -> pexpect.spawn:
     if not colour:
         env["NO_COLOR"] = "1"
     env.pop("UNO_ATTACK_LAUNCHER", None)
-    child = pexpect.spawn(str(UNO_ATTACK), list(args), encoding="utf-8", timeout=30, env=env,
-                          dimensions=(100, 200))
+    child = pexpect.spawn(
+        str(UNO_ATTACK), list(args), encoding="utf-8", timeout=30, env=env, dimensions=(100, 200)
+    )
     child.delaybeforesend = None
     return child
 
@@ -51,8 +54,10 @@ def answer(screen: str, *, catch: bool = False) -> str:
     return "1"
 
 
-def play_to_end(child: pexpect.spawn, *, catch: bool = False, limit: int = 400) -> tuple[str, list[str]]:
-    """Answer every prompt with :func:`answer` until the final line; returns (transcript, answers)."""
+def play_to_end(
+    child: pexpect.spawn, *, catch: bool = False, limit: int = 400
+) -> tuple[str, list[str]]:
+    """Answer every prompt with :func:`answer` until the final line; (transcript, answers)."""
     transcript, answers = [], []
     for _ in range(limit):
         index = child.expect([PROMPT, r"Final: [^\r\n]*"])
@@ -65,18 +70,20 @@ def play_to_end(child: pexpect.spawn, *, catch: bool = False, limit: int = 400) 
 
 
 def test_a_full_round_against_bots_shows_what_a_player_needs(tmp_path: Path) -> None:
-    child = spawn("play", "--seats", SEATS, "--seed", "3", "--rounds", "1", "--delay", "0", colour=True)
+    child = spawn(
+        "play", "--seats", SEATS, "--seed", "3", "--rounds", "1", "--delay", "0", colour=True
+    )
     transcript, answers = play_to_end(child)
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
     plain = re.sub(r"\x1b\[[0-9;]*m", "", transcript)
-    assert "\x1b[1;" in transcript                        # colours on a terminal
+    assert "\x1b[1;" in transcript  # colours on a terminal
     assert "▶ Ann" in plain and "GreedyBot2" in plain and "RandomBot3" in plain
-    assert re.search(r"GreedyBot2\s+\d+ cards?\s+score", plain)   # opponents' counts
+    assert re.search(r"GreedyBot2\s+\d+ cards?\s+score", plain)  # opponents' counts
     assert "Top card:" in plain and "active colour:" in plain and "play goes" in plain
     assert "Ann's hand (" in plain and "press the launcher" in plain
-    assert re.search(r"💥 \w+ presses the launcher \(\w+", plain)   # presses shown as they happen
+    assert re.search(r"💥 \w+ presses the launcher \(\w+", plain)  # presses shown as they happen
     assert re.search(r"wins round 1\. Points this round", plain)
     assert "Final: " in plain and len(answers) > 3
 
@@ -87,15 +94,23 @@ def test_a_typo_and_an_illegal_card_are_answered_with_reasons_and_the_same_promp
     screen = child.before
     hand = re.search(r"Ann's hand \(\d+\): ([^\r\n]*)", screen)
     assert hand is not None
-    playable = {re.search(r"\((\w+\+?\w*)\)$", label).group(1)  # type: ignore[union-attr]
-                for label in menu(screen).values() if label.endswith(")")}
+    playable = {
+        re.search(r"\((\w+\+?\w*)\)$", label).group(1)  # type: ignore[union-attr]
+        for label in menu(screen).values()
+        if label.endswith(")")
+    }
     stuck = next(code for code in hand.group(1).split() if code not in playable)
 
     child.sendline("prss the launchr")
-    child.expect(r"✗ 'prss the launchr' is not a move you can choose here\. Did you mean 'press the launcher'\?")
+    child.expect(
+        r"✗ 'prss the launchr' is not a move you can choose here\. "
+        r"Did you mean 'press the launcher'\?"
+    )
     child.expect(PROMPT)
     child.sendline(stuck)
-    child.expect(rf"✗ Ann cannot play {re.escape(stuck)}: it matches neither the colour \w+ nor the")
+    child.expect(
+        rf"✗ Ann cannot play {re.escape(stuck)}: it matches neither the colour \w+ nor the"
+    )
     child.expect(PROMPT)
     child.sendline("42")
     child.expect(r"✗ 42 is out of range: choose a number from 1 to \d+")
@@ -109,20 +124,28 @@ def test_a_typo_and_an_illegal_card_are_answered_with_reasons_and_the_same_promp
 
 
 def test_a_missed_uno_is_caught_and_costs_two_presses() -> None:
-    child = spawn("play", "--seats", "Ann,bot:random", "--seed", "10", "--rounds", "1", "--delay", "0")
+    child = spawn(
+        "play", "--seats", "Ann,bot:random", "--seed", "10", "--rounds", "1", "--delay", "0"
+    )
     transcript, _ = play_to_end(child, catch=True)
-    caught = re.search(r"Ann catches RandomBot2, who did not call UNO!\s+"
-                       r"💥 RandomBot2 presses the launcher \(uno-penalty\)[^\r\n]*\s+"
-                       r"💥 RandomBot2 presses the launcher \(uno-penalty\)", transcript)
+    caught = re.search(
+        r"Ann catches RandomBot2, who did not call UNO!\s+"
+        r"💥 RandomBot2 presses the launcher \(uno-penalty\)[^\r\n]*\s+"
+        r"💥 RandomBot2 presses the launcher \(uno-penalty\)",
+        transcript,
+    )
     assert caught, "the catch (and its two penalty presses) did not happen"
     assert "catch RandomBot2 (did not call UNO)" in transcript
 
 
-def test_kill_9_mid_game_then_resume_reaches_the_same_end_as_an_uninterrupted_game(tmp_path: Path) -> None:
-    game = ("play", "--seats", SEATS, "--seed", "11", "--rounds", "2", "--delay", "0")
+def test_kill_9_mid_game_then_resume_reaches_the_same_end_as_an_uninterrupted_game(
+    tmp_path: Path,
+) -> None:
+    game = ("play", "--seats", SEATS, "--seed", "11", "--rounds", "1", "--delay", "0")
     uninterrupted = spawn(*game)
     whole, answers = play_to_end(uninterrupted)
     final = re.search(r"Final: [^\r\n]*", whole).group(0)  # type: ignore[union-attr]
+    assert len(answers) >= 6, "the game is too short to be interrupted in the middle"
 
     journal = tmp_path / "game.jsonl"
     crashed = spawn(*game, "--journal", str(journal))
@@ -134,7 +157,7 @@ def test_kill_9_mid_game_then_resume_reaches_the_same_end_as_an_uninterrupted_ga
     crashed.expect(pexpect.EOF)
     crashed.close()
     assert crashed.signalstatus == signal.SIGKILL
-    with journal.open("ab") as handle:            # the crash also tore the line being written
+    with journal.open("ab") as handle:  # the crash also tore the line being written
         handle.write(b'{"moves":["R')
 
     resumed = spawn("play", "--resume", str(journal), "--delay", "0")
@@ -144,12 +167,20 @@ def test_kill_9_mid_game_then_resume_reaches_the_same_end_as_an_uninterrupted_ga
 
 
 def test_hot_seat_hides_the_last_hand_until_the_next_person_sits_down() -> None:
-    child = spawn("play", "--seats", "Ann,Bob,bot:random", "--seed", "5", "--rounds", "1", "--delay", "0")
+    child = spawn(
+        "play", "--seats", "Ann,Bob,bot:random", "--seed", "5", "--rounds", "1", "--delay", "0"
+    )
     for _ in range(20):
-        index = child.expect([r"Ann> ", r"Pass the terminal to Bob\. Bob, press Enter when you are ready: "])
-        if index == 1:
+        index = child.expect(
+            [
+                r"Ann> ",
+                r"Pass the terminal to Ann\. Ann, press Enter when you are ready: ",
+                r"Pass the terminal to Bob\. Bob, press Enter when you are ready: ",
+            ]
+        )
+        if index == 2:
             break
-        child.sendline("1")
+        child.sendline("1" if index == 0 else "")
     else:
         pytest.fail("Bob was never asked to take the seat")
     child.sendline("")
@@ -160,16 +191,36 @@ def test_hot_seat_hides_the_last_hand_until_the_next_person_sits_down() -> None:
     child.expect(pexpect.EOF)
 
 
-def test_bad_options_are_errors_not_tracebacks(tmp_path: Path) -> None:
-    for args, message in [
-        (("--seats", "Ann"), "1 seat"),
-        (("--seats", "Ann,bot:smart"), "unknown bot 'smart'"),
-        (("--ruleset", "chess"), "unknown ruleset 'chess'"),
-        (("--resume", str(tmp_path / "none.jsonl")), "cannot read journal"),
-    ]:
-        child = spawn("play", *args)
-        child.expect(pexpect.EOF)
-        child.close()
-        assert child.exitstatus == 2
-        assert f"uno-attack: error:" in child.before and message in child.before
-        assert "Traceback" not in child.before
+def test_bad_options_are_errors_not_tracebacks() -> None:
+    child = spawn("play", "--seats", "Ann,bot:smart")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2
+    assert "uno-attack: error: --seats: unknown bot 'smart'" in child.before
+    assert "Traceback" not in child.before
+
+
+@pytest.mark.parametrize(
+    ("args", "message"),
+    [
+        (["--seats", "Ann"], "1 seat"),
+        (["--ruleset", "chess"], "unknown ruleset 'chess'"),
+        (["--option", "hit_fire_cap=lots"], "hit_fire_cap"),
+        (["--resume", "missing.jsonl"], "cannot read journal"),
+        (["--resume", "x.jsonl", "--seed", "3"], "--seed cannot be changed"),
+    ],
+)
+def test_bad_input_in_process(
+    args: list[str],
+    message: str,
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    from game.cli import main
+
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "x.jsonl").write_text('{"type":"header","version":1,"mode":"play"}\n')
+    assert main(["play", *args]) == 2
+    err = capsys.readouterr().err
+    assert err.startswith("uno-attack: error:") and message in err

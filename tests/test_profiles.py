@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import tomllib
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
@@ -33,20 +34,34 @@ def _simplex(weights: list[int]) -> tuple[float, ...]:
 
 
 weights = st.lists(st.integers(0, 50), min_size=1, max_size=12).filter(lambda w: sum(w) > 0)
-common = {"name": "t", "source": "test", "description": "d"}
+common: dict[str, Any] = {"name": "t", "source": "test", "description": "d"}
 
 profiles = st.one_of(
     weights.map(lambda w: IIDProfile(**common, probabilities=_simplex(w))),
     st.builds(
         lambda cycle, fires, w, resets: PatternProfile(
-            **common, fires=tuple(sorted({f % cycle + 1 for f in fires})), cycle=cycle,
-            firing=_simplex(w), reset_on_reload=resets),
-        st.integers(1, 100), st.lists(st.integers(0, 200), max_size=30), weights, st.booleans()),
+            **common,
+            fires=tuple(sorted({f % cycle + 1 for f in fires})),
+            cycle=cycle,
+            firing=_simplex(w),
+            reset_on_reload=resets,
+        ),
+        st.integers(1, 100),
+        st.lists(st.integers(0, 200), max_size=30),
+        weights,
+        st.booleans(),
+    ),
     st.builds(
         lambda hazard, w, guarantee: EscalatingProfile(
-            **common, hazard=tuple(sorted(h / 100 for h in hazard)), firing=(0.0, *_simplex(w)),
-            guaranteed_after=guarantee),
-        st.lists(st.integers(1, 100), min_size=1, max_size=6), weights, st.one_of(st.none(), st.integers(1, 8))),
+            **common,
+            hazard=tuple(sorted(h / 100 for h in hazard)),
+            firing=(0.0, *_simplex(w)),
+            guaranteed_after=guarantee,
+        ),
+        st.lists(st.integers(1, 100), min_size=1, max_size=6),
+        weights,
+        st.one_of(st.none(), st.integers(1, 8)),
+    ),
 )
 
 
@@ -60,7 +75,11 @@ def test_every_profile_survives_a_toml_round_trip(profile: Profile) -> None:
 def test_presets_round_trip_and_say_whether_they_are_invented(name: str) -> None:
     profile = load_profile(name)
     assert profile_from_dict(tomllib.loads(profile_to_toml(profile)), name) == profile
-    assert "invented" in profile.source or "unsourced" in profile.source or "measured" in profile.source
+    assert (
+        "invented" in profile.source
+        or "unsourced" in profile.source
+        or "measured" in profile.source
+    )
 
 
 def test_load_dependent_profile_round_trips_through_a_file(tmp_path: Path) -> None:
@@ -75,15 +94,39 @@ BAD_FILES = [
     ('kind = "iid"\np = [0.5, 0.4]\n', "field p sums to 0.9, expected 1"),
     ('kind = "iid"\np = [1.5, -0.5]\n', "field p[0] is 1.5, expected a probability"),
     ('kind = "iid"\np = []\n', "field p must be a non-empty list"),
-    ('kind = "banana"\n', "field kind is 'banana', expected one of iid, pattern, escalating, load-dependent"),
+    (
+        'kind = "banana"\n',
+        "field kind is 'banana', expected one of iid, pattern, escalating, load-dependent",
+    ),
     ('kind = "iid"\np = [1.0]\ncolour = "red"\n', "unknown field(s) colour for kind iid"),
-    ('kind = "pattern"\ncycle = 4\nfires = [5]\nfiring = [0, 1]\n', "field fires must list press numbers between 1 and 4"),
-    ('kind = "pattern"\ncycle = -3\nfires = []\nfiring = [1]\n', "field cycle is -3, expected a whole number >= 1"),
-    ('kind = "escalating"\nhazard = [0.5, 0.2]\nfiring = [0, 1]\n', "field hazard must never decrease"),
-    ('kind = "escalating"\nhazard = [0.5]\nfiring = [0.5, 0.5]\n', "field firing[0] is 0.5, expected 0"),
-    ('kind = "escalating"\nhazard = [0.5]\nfiring = [0, 1]\nguaranteed_after = -1\n', "field guaranteed_after is -1"),
-    ('kind = "load-dependent"\n[[bands]]\nmin_loaded = 5\np = [1.0]\n', "must start at 0 and increase"),
-    ('kind = "load-dependent"\n[[bands]]\nmin_loaded = 0\np = [0.2]\n', "field bands[0].p sums to 0.2"),
+    (
+        'kind = "pattern"\ncycle = 4\nfires = [5]\nfiring = [0, 1]\n',
+        "field fires must list press numbers between 1 and 4",
+    ),
+    (
+        'kind = "pattern"\ncycle = -3\nfires = []\nfiring = [1]\n',
+        "field cycle is -3, expected a whole number >= 1",
+    ),
+    (
+        'kind = "escalating"\nhazard = [0.5, 0.2]\nfiring = [0, 1]\n',
+        "field hazard must never decrease",
+    ),
+    (
+        'kind = "escalating"\nhazard = [0.5]\nfiring = [0.5, 0.5]\n',
+        "field firing[0] is 0.5, expected 0",
+    ),
+    (
+        'kind = "escalating"\nhazard = [0.5]\nfiring = [0, 1]\nguaranteed_after = -1\n',
+        "field guaranteed_after is -1",
+    ),
+    (
+        'kind = "load-dependent"\n[[bands]]\nmin_loaded = 5\np = [1.0]\n',
+        "must start at 0 and increase",
+    ),
+    (
+        'kind = "load-dependent"\n[[bands]]\nmin_loaded = 0\np = [0.2]\n',
+        "field bands[0].p sums to 0.2",
+    ),
 ]
 
 
@@ -132,7 +175,9 @@ def test_escalating_reset_on_reload_restarts_the_drought() -> None:
 
 
 def test_load_dependent_sampler_uses_the_band_of_the_current_load() -> None:
-    profile = LoadDependentProfile(**common, bands=(LoadBand(0, (1.0,)), LoadBand(30, (0.0, 0.0, 1.0))))
+    profile = LoadDependentProfile(
+        **common, bands=(LoadBand(0, (1.0,)), LoadBand(30, (0.0, 0.0, 1.0)))
+    )
     sampler = profile.sampler(3)
     assert [sampler.next(load) for load in (0, 29, 30, 90)] == [0, 0, 2, 2]
 

@@ -1,4 +1,4 @@
-"""The referee keeps turn, direction, hand sizes and scores from what the table types and the launcher counts."""
+"""The referee keeps turn, direction, hand sizes and scores from entries and launcher counts."""
 
 from __future__ import annotations
 
@@ -18,8 +18,12 @@ PLAYERS = ["Ann", "Sam", "Kim"]
 ANN, SAM, KIM = 0, 1, 2
 
 
-def referee(counts: list[int] | None = None, ruleset: str = "attack", players: list[str] | None = None,
-            **options: Any) -> Referee:
+def referee(
+    counts: list[int] | None = None,
+    ruleset: str = "attack",
+    players: list[str] | None = None,
+    **options: Any,
+) -> Referee:
     """Ann deals; Sam (left of Ann) plays first; the launcher shoots ``counts`` in turn."""
     launcher: ScriptedLauncher[Any] = ScriptedLauncher(counts or [1])
     return Referee(load_ruleset(ruleset, options), players or PLAYERS, launcher)
@@ -33,9 +37,22 @@ def enter(ref: Referee, *lines: str) -> Referee:
 
 def snapshot(ref: Referee) -> str:
     state = ref.state
-    return repr((state.phase, state.current, state.direction, state.hands, state.scores, state.top,
-                 state.color, state.exposed, state.stack, state.discards, len(state.presses),
-                 ref.launcher.remaining))
+    return repr(
+        (
+            state.phase,
+            state.current,
+            state.direction,
+            state.hands,
+            state.scores,
+            state.top,
+            state.color,
+            state.exposed,
+            state.stack,
+            state.discards,
+            len(state.presses),
+            ref.launcher.remaining,
+        )
+    )
 
 
 def test_plays_and_presses_move_the_turn_and_the_hand_counts() -> None:
@@ -56,7 +73,7 @@ def test_a_card_that_does_not_match_is_refused_with_the_reason_and_nothing_chang
     with pytest.raises(IllegalEntry, match="does not match the top card red 7.*active colour red"):
         enter(ref, "blue 5")
     assert snapshot(ref) == before
-    enter(ref, "blue 7")   # same number, other colour: fine
+    enter(ref, "blue 7")  # same number, other colour: fine
     assert ref.state.color is not None and ref.state.color.name == "BLUE"
 
 
@@ -68,14 +85,19 @@ def test_a_card_the_deck_does_not_have_is_refused() -> None:
 
 def test_hit2_fires_twice_for_the_next_player_whose_turn_is_over() -> None:
     ref = enter(referee([1, 3]), "red 7", "red hit2")
-    assert [(p.seat, p.counted, p.reason) for p in ref.state.presses] == [(KIM, 1, "hit2"), (KIM, 3, "hit2")]
+    assert [(p.seat, p.counted, p.reason) for p in ref.state.presses] == [
+        (KIM, 1, "hit2"),
+        (KIM, 3, "hit2"),
+    ]
     assert ref.state.hands[KIM] == 11 and ref.state.current == ANN
 
 
 def test_wild_hit4_chooses_a_colour_and_fires_four_times() -> None:
     ref = enter(referee([0]), "red 7", "wild hit4 green")
     assert [p.seat for p in ref.state.presses] == [KIM] * 4
-    assert ref.state.color is not None and ref.state.color.name == "GREEN" and ref.state.current == ANN
+    assert (
+        ref.state.color is not None and ref.state.color.name == "GREEN" and ref.state.current == ANN
+    )
 
 
 def test_attack_attack_hits_the_chosen_player_and_play_moves_on_from_the_attacker() -> None:
@@ -93,7 +115,11 @@ def test_a_wild_without_colour_or_target_asks_for_them() -> None:
 
 
 def test_all_hit_presses_every_other_player_in_seat_order_each_press_before_the_next() -> None:
-    ref = enter(referee([1, 0, 2, 0], "attack-original", ["Ann", "Sam", "Kim", "Lee"]), "red 7", "wild all-hit blue")
+    ref = enter(
+        referee([1, 0, 2, 0], "attack-original", ["Ann", "Sam", "Kim", "Lee"]),
+        "red 7",
+        "wild all-hit blue",
+    )
     assert [(p.seat, p.counted) for p in ref.state.presses] == [(2, 1), (3, 0), (0, 2)]
     assert ref.state.hands == [9, 6, 8, 7] and ref.state.current == 2
 
@@ -115,14 +141,14 @@ def test_reverse_turns_play_around_and_with_two_players_acts_as_skip() -> None:
     enter(ref, "done")
     assert ref.state.current == ANN
     duo = enter(referee(players=["Ann", "Sam"]), "red 7", "red reverse")
-    assert duo.state.current == SAM   # the same player again
+    assert duo.state.current == SAM  # the same player again
 
 
 def test_skip_may_be_followed_by_one_more_card_in_the_current_attack_rules() -> None:
     ref = enter(referee(), "red 7", "red skip")
     assert ref.phase is Phase.PLAY_AGAIN and ref.state.current == SAM
     enter(ref, "red 3")
-    assert ref.state.current == ANN          # Kim was still skipped
+    assert ref.state.current == ANN  # Kim was still skipped
     original = enter(referee(ruleset="attack-original"), "red 7", "red skip")
     assert original.phase is Phase.PLAYING and original.state.current == ANN
 
@@ -133,7 +159,9 @@ def test_discard_all_takes_the_other_cards_of_its_colour() -> None:
 
 
 def test_trade_hands_swaps_counts_and_cannot_go_out() -> None:
-    ref = enter(referee(ruleset="attack-original"), "red 7", "red 5", "fix Kim 4", "red trade-hands > Sam")
+    ref = enter(
+        referee(ruleset="attack-original"), "red 7", "red 5", "fix Kim 4", "red trade-hands > Sam"
+    )
     assert ref.state.hands == [7, 3, 6]
     enter(ref, "fix Ann 1")
     ref.state.current = ANN
@@ -227,13 +255,33 @@ def test_typed_entries_are_read_loosely_and_mistakes_explained() -> None:
         parse_entry("catch Zed", PLAYERS)
 
 
-CANDIDATES = ["red 7", "red 5", "blue 5", "red hit2", "press", "done", "red skip", "red reverse",
-              "wild red", "wild attack-attack blue > Kim", "wild hit4 green", "uno", "catch Sam",
-              "catch Ann", "blue discard-all 1", "green 5 uno", "fix Ann 1", "fix Sam 1"]
+CANDIDATES = [
+    "red 7",
+    "red 5",
+    "blue 5",
+    "red hit2",
+    "press",
+    "done",
+    "red skip",
+    "red reverse",
+    "wild red",
+    "wild attack-attack blue > Kim",
+    "wild hit4 green",
+    "uno",
+    "catch Sam",
+    "catch Ann",
+    "blue discard-all 1",
+    "green 5 uno",
+    "fix Ann 1",
+    "fix Sam 1",
+]
 
 
 @settings(max_examples=60, deadline=None)
-@given(st.lists(st.sampled_from(CANDIDATES), max_size=40), st.lists(st.integers(0, 4), min_size=1, max_size=6))
+@given(
+    st.lists(st.sampled_from(CANDIDATES), max_size=40),
+    st.lists(st.integers(0, 4), min_size=1, max_size=6),
+)
 def test_replaying_the_accepted_entries_rebuilds_the_same_state_and_refusals_change_nothing(
     lines: list[str], counts: list[int]
 ) -> None:

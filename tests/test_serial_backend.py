@@ -1,4 +1,4 @@
-"""The ``serial://`` backend: spec options, errors a user meets, standalone profiles, and real presses.
+"""The ``serial://`` backend: spec options, errors a user meets, standalone profiles, real presses.
 
 Presses go through a real ``serial.Serial`` to the firmware emulator's pseudo-terminal
 (the emulator runs the firmware's own logic); ``open_launcher("serial://<pty>")`` is
@@ -8,6 +8,7 @@ exactly what a user runs against a Pico.
 from __future__ import annotations
 
 from collections.abc import Iterator
+from pathlib import Path
 
 import pytest
 from hypothesis import given
@@ -42,7 +43,9 @@ def test_bad_option_values_are_clear() -> None:
 
 
 def test_feed_and_timing_options() -> None:
-    options = parse_spec("serial:///x?duty=70&jam_ms=900&ms_per_card=120&retry_ms=20&tries=5&timeout=1.5").options
+    options = parse_spec(
+        "serial:///x?duty=70&jam_ms=900&ms_per_card=120&retry_ms=20&tries=5&timeout=1.5"
+    ).options
     settings = feed_settings(options)
     timing = link_timing(options)
     assert (settings.duty, settings.jam_ms, settings.ms_per_card) == (70, 900, 120.0)
@@ -52,7 +55,9 @@ def test_feed_and_timing_options() -> None:
 
 
 def test_missing_port_lists_existing_ports() -> None:
-    with pytest.raises(PortNotFound, match=r"/dev/serial/by-id/usb-nothing does not exist \(ports present:"):
+    with pytest.raises(
+        PortNotFound, match=r"/dev/serial/by-id/usb-nothing does not exist \(ports present:"
+    ):
         open_launcher("serial:///dev/serial/by-id/usb-nothing?timeout=0")
 
 
@@ -129,6 +134,7 @@ def test_presses_count_every_card(emulator: object) -> None:
 def test_a_jam_raises_with_the_cards_counted_before_it(emulator: object) -> None:
     emu = emulator
     launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&jam_ms=50&profile=irc-bot&seed=1")  # type: ignore[attr-defined]
+    assert isinstance(launcher, SerialLauncher)
     with launcher:
         launcher.load(range(10))  # the hopper model says 10, the real hopper is empty
         with pytest.raises(LauncherJam, match="launcher fault jam") as caught:
@@ -139,3 +145,37 @@ def test_a_jam_raises_with_the_cards_counted_before_it(emulator: object) -> None
             launcher.hit()  # latched until cleared
         assert launcher.clear_fault() is True
         assert launcher.status().state == "idle"
+
+
+def test_replug_through_a_stable_path_reconnects(tmp_path: Path) -> None:
+    emulator_module = pytest.importorskip("firmware_bridge.emulator")
+    link = tmp_path / "usb-uno-attack-if00"  # what /dev/serial/by-id/ gives a real board
+    with emulator_module.Emulator(seed=5, mechanism=fast_mechanism(), cards=0, link=str(link)) as emu:
+        emu.start()
+        launcher = open_launcher(f"serial://{link}{FAST_SPEC}&profile=irc-bot&seed=2")
+        assert isinstance(launcher, SerialLauncher)
+        with launcher:
+            launcher.load(range(30))
+            emu.load(30)
+            first = launcher.hit().counted
+            emu.unplug()  # while idle: nothing is lost
+            emu.replug()  # a new pty behind the same path
+            second = launcher.hit().counted
+            assert launcher.client.reconnects == 1 and launcher.client.restarts == 1
+        assert first + second == 30 - emu.mechanism.hopper
+
+
+def test_a_restart_while_idle_is_reported_once(emulator: object) -> None:
+    emu = emulator
+    launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&profile=irc-bot&seed=2")  # type: ignore[attr-defined]
+    assert isinstance(launcher, SerialLauncher)
+    with launcher:
+        launcher.load(range(30))
+        emu.load(30)  # type: ignore[attr-defined]
+        assert launcher.status().state == "idle"
+        emu.reboot("wdt")  # type: ignore[attr-defined]
+        with pytest.raises(LauncherFault, match=r"restarted .*reset cause wdt") as caught:
+            launcher.status()
+        assert caught.value.fault == "restart"
+        status = launcher.status()  # reported once; the watchdog fault is latched at boot
+        assert status.fault == "watchdog"

@@ -38,10 +38,21 @@ class TTY(io.StringIO):
 
 
 def view(**changes: object) -> TableView:
-    seats = [Seat("Ann", 3, 120, is_current=True), Seat("Bob", 1, 0, note="UNO!"), Seat("Kim", 7, 45)]
-    base = TableView(seats=seats, top=FakeCard("R7", "red"), active_colour="red", direction=-1,
-                     round_number=2, target=500, hand=[FakeCard("B3", "blue"), FakeCard("W", None)],
-                     viewer="Ann")
+    seats = [
+        Seat("Ann", 3, 120, is_current=True),
+        Seat("Bob", 1, 0, note="UNO!"),
+        Seat("Kim", 7, 45),
+    ]
+    base = TableView(
+        seats=seats,
+        top=FakeCard("R7", "red"),
+        active_colour="red",
+        direction=-1,
+        round_number=2,
+        target=500,
+        hand=[FakeCard("B3", "blue"), FakeCard("W", None)],
+        viewer="Ann",
+    )
     for key, value in changes.items():
         setattr(base, key, value)
     return base
@@ -60,9 +71,9 @@ def test_plain_output_has_no_escape_codes_and_shows_everything_a_player_needs() 
 def test_colours_follow_the_cards_on_a_terminal() -> None:
     painter = Painter.for_stream(TTY())
     text = render_table(view(), painter)
-    assert "\x1b[1;31mR7\x1b[0m" in text      # red top card
-    assert "\x1b[1;34mB3\x1b[0m" in text      # blue card in hand
-    assert "\x1b[1;35mW\x1b[0m" in text       # wild in magenta
+    assert "\x1b[1;31mR7\x1b[0m" in text  # red top card
+    assert "\x1b[1;34mB3\x1b[0m" in text  # blue card in hand
+    assert "\x1b[1;35mW\x1b[0m" in text  # wild in magenta
 
 
 def test_no_color_environment_turns_colour_off(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -72,7 +83,9 @@ def test_no_color_environment_turns_colour_off(monkeypatch: pytest.MonkeyPatch) 
 
 
 def test_a_wild_shows_the_chosen_colour_and_a_hidden_hand_is_not_shown() -> None:
-    text = render_table(view(top=FakeCard("W", None), active_colour="green", hand=None), Painter(False))
+    text = render_table(
+        view(top=FakeCard("W", None), active_colour="green", hand=None), Painter(False)
+    )
     assert "active colour: green" in text and "hand" not in text
 
 
@@ -107,7 +120,9 @@ def test_without_delay_nothing_waits() -> None:
     assert out.getvalue() == "  💥 Ann presses the launcher 1 card flew out!\n"
 
 
-@pytest.mark.parametrize("topic", ["Hit 2", "hit2", "wild attack-attack", "ATTACK", "+4", "Wild Hit-Fire", "dip"])
+@pytest.mark.parametrize(
+    "topic", ["Hit 2", "hit2", "wild attack-attack", "ATTACK", "+4", "Wild Hit-Fire", "dip"]
+)
 def test_every_action_card_has_help_under_the_names_people_use(topic: str) -> None:
     assert card_help(topic)
 

@@ -1,4 +1,4 @@
-"""``uno-attack calibrate record|fit|compare|plan|tune``: measure a launcher, fit it, compare it, tune it.
+"""``uno-attack calibrate record|fit|compare|plan|tune``: measure, fit, compare and tune a launcher.
 
 A thin layer over :mod:`launcher.calibration`; ``docs/calibration.md`` is the guide.
 """
@@ -17,7 +17,7 @@ from launcher.base import Launcher
 from launcher.calibration.compare import Comparison, Side, compare
 from launcher.calibration.fit import FitReport, fit_sessions
 from launcher.calibration.histogram import LEGEND, TARGET, histogram
-from launcher.calibration.intervals import METHOD, presses_needed, worst_case_distribution
+from launcher.calibration.intervals import METHOD, estimate, presses_needed, worst_case_distribution
 from launcher.calibration.plot import plot_distribution
 from launcher.calibration.record import ManualLauncher, Recorder
 from launcher.calibration.session import (
@@ -33,8 +33,10 @@ from launcher.profiles import load_profile, save_profile
 from launcher.spec import open_launcher, resolve_spec
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
-    parser = subparsers.add_parser("calibrate", help="measure a launcher, fit a profile, compare, plan, tune")
+def register(subparsers: argparse._SubParsersAction) -> None:
+    parser = subparsers.add_parser(
+        "calibrate", help="measure a launcher, fit a profile, compare, plan, tune"
+    )
     actions = parser.add_subparsers(dest="calibrate_command", metavar="ACTION", required=True)
     _register_record(actions)
     _register_fit(actions)
@@ -47,25 +49,41 @@ def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[ty
 def _register_record(actions: Any) -> None:
     record = actions.add_parser("record", help="press a launcher N times, one JSON line per press")
     record.add_argument("session", metavar="SESSION.jsonl")
-    record.add_argument("--launcher", metavar="SPEC", help="launcher spec (default $UNO_ATTACK_LAUNCHER or sim://)")
-    record.add_argument("--manual", action="store_true", help="a person presses and types each count")
+    record.add_argument(
+        "--launcher", metavar="SPEC", help="launcher spec (default $UNO_ATTACK_LAUNCHER or sim://)"
+    )
+    record.add_argument(
+        "--manual", action="store_true", help="a person presses and types each count"
+    )
     record.add_argument("--resume", action="store_true", help="continue an interrupted session")
-    record.add_argument("--presses", type=int, metavar="N", help="presses in the whole session (default 100)")
-    record.add_argument("--cards", type=int, default=90, help="cards loaded into the hopper (default 90)")
-    record.add_argument("--reload-below", type=int, default=10, help="top the hopper up below this many cards")
+    record.add_argument(
+        "--presses", type=int, metavar="N", help="presses in the whole session (default 100)"
+    )
+    record.add_argument(
+        "--cards", type=int, default=90, help="cards loaded into the hopper (default 90)"
+    )
+    record.add_argument(
+        "--reload-below", type=int, default=10, help="top the hopper up below this many cards"
+    )
     record.add_argument("--batteries", default="", help="e.g. 'fresh alkaline C, 4.6 V'")
     record.add_argument("--notes", default="", help="anything worth keeping with the data")
-    record.add_argument("--seed", type=int, default=None, help="seed for simulated launchers")
+    record.add_argument(
+        "--seed", type=int, default=0, help="seed for simulated launchers (default 0)"
+    )
     record.set_defaults(func=run_record)
 
 
 def _ask_count(number: int, loaded: int) -> int:
     """The manual prompt: a whole number of cards, re-asked until it is one."""
     while True:
-        answer = input(f"press {number} ({loaded} cards loaded): press the launcher once; cards out? ").strip()
+        answer = input(
+            f"press {number} ({loaded} cards loaded): press the launcher once; cards out? "
+        ).strip()
         if answer.isdigit() and int(answer) <= 200:
             return int(answer)
-        print("  type how many cards came out (0 if none), or press Ctrl-C to stop and --resume later")
+        print(
+            "  type how many cards came out (0 if none), or press Ctrl-C to stop and --resume later"
+        )
 
 
 def _tell(text: str) -> None:
@@ -85,9 +103,14 @@ def _new_header(args: argparse.Namespace) -> SessionHeader:
         raise ConfigError("--cards and --presses must be at least 1 and --reload-below at least 0")
     spec = "manual" if args.manual else resolve_spec(args.launcher)
     return SessionHeader(
-        launcher=spec, cards_loaded=args.cards, reload_below=args.reload_below,
-        presses_planned=args.presses or 100, manual=args.manual, batteries=args.batteries,
-        notes=args.notes, seed=args.seed,
+        launcher=spec,
+        cards_loaded=args.cards,
+        reload_below=args.reload_below,
+        presses_planned=args.presses or 100,
+        manual=args.manual,
+        batteries=args.batteries,
+        notes=args.notes,
+        seed=args.seed,
     )
 
 
@@ -95,6 +118,11 @@ def run_record(args: argparse.Namespace) -> int:
     if args.resume:
         session = read_session(args.session)
         header, done = session.header, len(session.presses)
+        if args.launcher and args.launcher != header.launcher:
+            raise ConfigError(
+                f"{args.session} was recorded with {header.launcher}, not {args.launcher}",
+                hint="a resumed session keeps its launcher; start a new file for another one",
+            )
         total = args.presses or header.presses_planned
         writer = SessionWriter.resume(session)
         print(f"resuming {args.session}: {done} presses recorded, {max(total - done, 0)} to go")
@@ -103,15 +131,21 @@ def run_record(args: argparse.Namespace) -> int:
         total = header.presses_planned
         writer = SessionWriter.create(args.session, header)
     with writer, _open_recording(args, header, done) as launcher:
-        recorder = Recorder(launcher, writer, header, next_n=done + 1,
-                            on_press=_echo if header.manual else None)
+        recorder = Recorder(
+            launcher, writer, header, next_n=done + 1, on_press=_echo if header.manual else None
+        )
         try:
             recorder.run(max(total - done, 0))
         except (KeyboardInterrupt, EOFError):
-            print(f"\nstopped: {recorder.next_n - 1} presses saved in {args.session}; "
-                  f"continue with: uno-attack calibrate record {args.session} --resume")
+            print(
+                f"\nstopped: {recorder.next_n - 1} presses saved in {args.session}; "
+                f"continue with: uno-attack calibrate record {args.session} --resume"
+            )
             raise KeyboardInterrupt from None
-    print(f"{recorder.next_n - 1} presses in {args.session}; next: uno-attack calibrate fit {args.session}")
+    print(
+        f"{recorder.next_n - 1} presses in {args.session}; "
+        f"next: uno-attack calibrate fit {args.session}"
+    )
     return 0
 
 
@@ -121,27 +155,51 @@ def _echo(press: Press) -> None:
 
 # -- fit ----------------------------------------------------------------------------------------
 def _register_fit(actions: Any) -> None:
-    fit = actions.add_parser("fit", help="estimate the distribution, check independence, fit a profile")
+    fit = actions.add_parser(
+        "fit", help="estimate the distribution, check independence, fit a profile"
+    )
     fit.add_argument("sessions", nargs="+", metavar="SESSION.jsonl")
-    fit.add_argument("--out", metavar="PROFILE.toml", help="write the fitted profile (usable as sim://?profile=PATH)")
+    fit.add_argument(
+        "--out",
+        metavar="PROFILE.toml",
+        help="write the fitted profile (usable as sim://?profile=PATH)",
+    )
     fit.add_argument("--name", help="name of the written profile (default: the file name)")
-    fit.add_argument("--plot", metavar="FILE.png", help="draw the estimate with its intervals (needs matplotlib)")
-    fit.add_argument("--lags", type=int, default=10, help="lags for the autocorrelation checks (default 10)")
+    fit.add_argument(
+        "--plot", metavar="FILE.png", help="draw the estimate with its intervals (needs matplotlib)"
+    )
+    fit.add_argument(
+        "--lags", type=int, default=10, help="lags for the autocorrelation checks (default 10)"
+    )
     fit.set_defaults(func=run_fit)
 
 
 def _fit_lines(report: FitReport) -> list[str]:
     est = report.estimate
-    lines = [f"{report.presses} presses from {', '.join(report.data.labels)}", "",
-             f"P(count = k) with simultaneous 95 % intervals ({METHOD}):"]
+    lines = [
+        f"{report.presses} presses from {', '.join(report.data.labels)}",
+        "",
+        f"P(count = k) with simultaneous 95 % intervals ({METHOD}):",
+    ]
     lines += histogram(est.values, est.probabilities, est.low, est.high)
     lines += [LEGEND.rsplit("   ", 1)[0], ""]
-    lines.append(f"mean {report.mean.mean:.3f} cards per press, 95 % interval "
-                 f"[{report.mean.low:.3f}, {report.mean.high:.3f}] (Student t)")
+    lines.append(
+        f"mean {report.mean.mean:.3f} cards per press, 95 % interval "
+        f"[{report.mean.low:.3f}, {report.mean.high:.3f}] (Student t)"
+    )
     verdict = "look independent" if report.independent else "are NOT independent"
-    lines += ["", f"independence checks: presses {verdict} (each check at 0.05 / {len(report.independence)})"]
-    lines += [f"  {t.name}: statistic {t.statistic:.2f}, p = {t.p_value:.3g}; {t.detail}" for t in report.independence]
-    lines += ["", "load checks:" if report.load else "load checks: the load never varied enough to check"]
+    lines += [
+        "",
+        f"independence checks: presses {verdict} (each check at 0.05 / {len(report.independence)})",
+    ]
+    lines += [
+        f"  {t.name}: statistic {t.statistic:.2f}, p = {t.p_value:.3g}; {t.detail}"
+        for t in report.independence
+    ]
+    lines += [
+        "",
+        "load checks:" if report.load else "load checks: the load never varied enough to check",
+    ]
     lines += [f"  {t.name}: p = {t.p_value:.3g}; {t.detail}" for t in report.load]
     return lines + _model_lines(report)
 
@@ -149,9 +207,15 @@ def _fit_lines(report: FitReport) -> list[str]:
 def _model_lines(report: FitReport) -> list[str]:
     lines = ["", "count models (lower AIC is better; BIC for reference):"]
     for model in report.counts:
-        lines.append(f"  {model.name:<33} AIC {model.aic:9.1f}   BIC {model.bic:9.1f}   ({model.parameters} params)")
-    lines += ["", "what decides whether a press fires (AIC; independent unless a check flags a dependence",
-              "and that model beats independent presses by more than 2):"]
+        lines.append(
+            f"  {model.name:<33} AIC {model.aic:9.1f}   BIC {model.bic:9.1f}   "
+            f"({model.parameters} params)"
+        )
+    lines += [
+        "",
+        "what decides whether a press fires (AIC; independent unless a check flags a dependence",
+        "and that model beats independent presses by more than 2):",
+    ]
     for key, structure in sorted(report.structures.items(), key=lambda kv: kv[1].model.aic):
         chosen = "  <- chosen" if key == report.structure else ""
         lines.append(f"  {structure.model.name:<40} AIC {structure.model.aic:9.1f}{chosen}")
@@ -164,6 +228,8 @@ def _model_lines(report: FitReport) -> list[str]:
 
 
 def run_fit(args: argparse.Namespace) -> int:
+    if args.lags < 1:
+        raise ConfigError(f"--lags {args.lags}: expected a whole number >= 1")
     sessions = read_sessions(args.sessions)
     name = args.name or (Path(args.out).stem if args.out else "fitted")
     report = fit_sessions(sessions, name=name, lags=args.lags)
@@ -173,18 +239,30 @@ def run_fit(args: argparse.Namespace) -> int:
         print(f"profile written to {args.out}; try: uno-attack profile show {args.out}")
     if args.plot:
         est = report.estimate
-        plot_distribution(args.plot, f"{report.presses} presses: estimate with simultaneous 95 % intervals",
-                          est.probabilities, est.low, est.high, analyse(report.profile).probabilities,
-                          target_label=f"fitted {report.profile.kind} profile")
+        plot_distribution(
+            args.plot,
+            f"{report.presses} presses: estimate with simultaneous 95 % intervals",
+            est.probabilities,
+            est.low,
+            est.high,
+            analyse(report.profile).probabilities,
+            target_label=f"fitted {report.profile.kind} profile",
+        )
         print(f"plot written to {args.plot}")
     return 0
 
 
 # -- compare ----------------------------------------------------------------------------------
 def _register_compare(actions: Any) -> None:
-    cmp = actions.add_parser("compare", help="are two sessions, or a session and a profile, the same?")
-    cmp.add_argument("a", metavar="A", help="a session file (.jsonl) or a profile (preset name or .toml)")
-    cmp.add_argument("b", metavar="B", help="a session file (.jsonl) or a profile (preset name or .toml)")
+    cmp = actions.add_parser(
+        "compare", help="are two sessions, or a session and a profile, the same?"
+    )
+    cmp.add_argument(
+        "a", metavar="A", help="a session file (.jsonl) or a profile (preset name or .toml)"
+    )
+    cmp.add_argument(
+        "b", metavar="B", help="a session file (.jsonl) or a profile (preset name or .toml)"
+    )
     cmp.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     cmp.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo p-values")
     cmp.add_argument("--plot", metavar="FILE.png", help="draw A against B (needs matplotlib)")
@@ -207,40 +285,78 @@ def run_compare(args: argparse.Namespace) -> int:
     result = compare(_side(args.a), _side(args.b), alpha=args.alpha, seed=args.seed)
     print("\n".join(_compare_lines(result)))
     if args.plot:
-        width = max(len(result.a.cells), len(result.b.cells))
-        plot_distribution(args.plot, f"{result.a.label} vs {result.b.label}", result.a.distribution(width),
-                          target=result.b.distribution(width), label=result.a.label, target_label=result.b.label)
+        _plot_comparison(args.plot, result)
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _plot_comparison(path: str, result: Comparison) -> None:
+    """A's bars (with simultaneous intervals when A is a session) against B's diamonds."""
+    width = max(len(result.a.cells), len(result.b.cells))
+    low = high = None
+    if result.a.is_session:
+        est = estimate(np.repeat(np.arange(len(result.a.cells)), result.a.cells.astype(np.int64)))
+        low, high = est.low, est.high
+    plot_distribution(
+        path,
+        f"{result.a.label} vs {result.b.label}",
+        result.a.distribution(width),
+        low,
+        high,
+        result.b.distribution(width),
+        label=result.a.label,
+        target_label=result.b.label,
+    )
 
 
 def _compare_lines(result: Comparison) -> list[str]:
     width = max(len(result.a.cells), len(result.b.cells))
     lines = [f"A = {result.a.label}   B = {result.b.label}   (bars = A, {TARGET} = B)"]
-    lines += histogram(range(width), result.a.distribution(width), target=result.b.distribution(width),
-                       target_name="B")
+    lines += histogram(
+        range(width),
+        result.a.distribution(width),
+        target=result.b.distribution(width),
+        target_name="B",
+    )
     for test in result.tests:
         lines.append(f"  {test.name}: statistic {test.statistic:.3g}, p = {test.p_value:.3g}")
     if result.tests:
-        lines.append(f"  combined (Bonferroni over {len(result.tests)} tests): p = {result.p_value:.3g}")
+        lines.append(
+            f"  combined (Bonferroni over {len(result.tests)} tests): p = {result.p_value:.3g}"
+        )
     if result.effect:
-        lines.append(f"  effect size: total variation distance {result.total_variation:.3f}, {result.effect}")
+        lines.append(
+            f"  effect size: total variation distance {result.total_variation:.3f}, {result.effect}"
+        )
     return lines + ["", result.verdict]
 
 
 # -- plan ------------------------------------------------------------------------------------------
 def _register_plan(actions: Any) -> None:
     plan = actions.add_parser("plan", help="how many presses pin every probability to +-P at 95 %")
-    plan.add_argument("--precision", type=float, required=True, metavar="P", help="e.g. 0.05 for +-5 points")
-    plan.add_argument("--profile", metavar="NAME|PATH", help="your best guess of the launcher (default: worst case)")
-    plan.add_argument("--counts", type=int, default=11, metavar="K",
-                      help="without --profile: how many different counts to expect (default 11: 0-10)")
+    plan.add_argument(
+        "--precision", type=float, required=True, metavar="P", help="e.g. 0.05 for +-5 points"
+    )
+    plan.add_argument(
+        "--profile",
+        metavar="NAME|PATH",
+        help="your best guess of the launcher (default: worst case)",
+    )
+    plan.add_argument(
+        "--counts",
+        type=int,
+        default=11,
+        metavar="K",
+        help="without --profile: how many different counts to expect (default 11: 0-10)",
+    )
     plan.set_defaults(func=run_plan)
 
 
 def run_plan(args: argparse.Namespace) -> int:
     if not 0 < args.precision < 0.5:
-        raise ConfigError(f"--precision {args.precision}: expected a number between 0 and 0.5, e.g. 0.05")
+        raise ConfigError(
+            f"--precision {args.precision}: expected a number between 0 and 0.5, e.g. 0.05"
+        )
     if args.profile:
         profile = load_profile(args.profile)
         guess = analyse(profile).probabilities
@@ -251,23 +367,41 @@ def run_plan(args: argparse.Namespace) -> int:
         guess = worst_case_distribution(args.counts)
         basis = f"worst case over {args.counts} counts (one of them at 1/2)"
     needed = presses_needed(args.precision, guess)
-    print(f"{needed} presses pin every P(count = k) to within +-{args.precision:g} at 95 % "
-          f"(simultaneous, {METHOD}), {basis}.")
-    print(f"At one press every 5 seconds that is about {needed * 5 / 60:.0f} minutes; "
-          "sessions can be split and resumed (record --resume) or pooled (fit A B C).")
+    print(
+        f"{needed} presses pin every P(count = k) to within +-{args.precision:g} at 95 % "
+        f"(simultaneous, {METHOD}), {basis}."
+    )
+    print(
+        f"At one press every 5 seconds that is about {needed * 5 / 60:.0f} minutes; "
+        "sessions can be split and resumed (record --resume) or pooled (fit A B C)."
+    )
     return 0
 
 
-# -- tune --------------------------------------------------------------------------------------------
+# -- tune ---------------------------------------------------------------------------------
 def _register_tune(actions: Any) -> None:
-    tune_parser = actions.add_parser("tune", help="set a motor launcher's timing to match a target profile")
-    tune_parser.add_argument("--target", required=True, metavar="PROFILE", help="preset name or .toml")
-    tune_parser.add_argument("--launcher", metavar="SPEC", help="a launcher with adjustable motor time")
-    tune_parser.add_argument("--session", metavar="SESSION.jsonl", help="recorded presses with motor_ms to fit from")
-    tune_parser.add_argument("--probe-repeats", type=int, default=12, help="motor runs per probed time")
-    tune_parser.add_argument("--verify-presses", type=int, default=300, help="presses measured after tuning")
+    tune_parser = actions.add_parser(
+        "tune", help="set a motor launcher's timing to match a target profile"
+    )
+    tune_parser.add_argument(
+        "--target", required=True, metavar="PROFILE", help="preset name or .toml"
+    )
+    tune_parser.add_argument(
+        "--launcher", metavar="SPEC", help="a launcher with adjustable motor time"
+    )
+    tune_parser.add_argument(
+        "--session", metavar="SESSION.jsonl", help="recorded presses with motor_ms to fit from"
+    )
+    tune_parser.add_argument(
+        "--probe-repeats", type=int, default=12, help="motor runs per probed time"
+    )
+    tune_parser.add_argument(
+        "--verify-presses", type=int, default=300, help="presses measured after tuning"
+    )
     tune_parser.add_argument("--seed", type=int, default=0)
-    tune_parser.add_argument("--plot", metavar="FILE.png", help="draw measured vs target (needs matplotlib)")
+    tune_parser.add_argument(
+        "--plot", metavar="FILE.png", help="draw measured vs target (needs matplotlib)"
+    )
     tune_parser.set_defaults(func=run_tune)
 
 
@@ -286,12 +420,24 @@ def run_tune(args: argparse.Namespace) -> int:
         raise ConfigError("--probe-repeats and --verify-presses must be at least 1")
     target = load_profile(args.target)
     with open_launcher(args.launcher, default_seed=args.seed) as launcher:
-        result = tune(launcher, target, probe_repeats=args.probe_repeats, verify_presses=args.verify_presses,
-                      seed=args.seed, recorded=_recorded(args.session), progress=print)
+        result = tune(
+            launcher,
+            target,
+            probe_repeats=args.probe_repeats,
+            verify_presses=args.verify_presses,
+            seed=args.seed,
+            recorded=_recorded(args.session),
+            progress=print,
+        )
     print("\n".join(_tune_lines(result, target.name)))
     if args.plot:
-        plot_distribution(args.plot, f"tuned to {target.name}: {args.verify_presses} measured presses",
-                          result.measured, target=result.target, target_label=f"target {target.name}")
+        plot_distribution(
+            args.plot,
+            f"tuned to {target.name}: {args.verify_presses} measured presses",
+            result.measured,
+            target=result.target,
+            target_label=f"target {target.name}",
+        )
         print(f"plot written to {args.plot}")
     return 0
 
@@ -308,6 +454,9 @@ def _tune_lines(result: TuneResult, target: str) -> list[str]:
         f"{result.measured_distance:.3f}",
     ]
     width = max(len(result.measured), len(result.target))
-    lines += histogram(range(width), np.pad(result.measured, (0, width - len(result.measured))),
-                       target=np.pad(result.target, (0, width - len(result.target))))
+    lines += histogram(
+        range(width),
+        np.pad(result.measured, (0, width - len(result.measured))),
+        target=np.pad(result.target, (0, width - len(result.target))),
+    )
     return lines

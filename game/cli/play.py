@@ -1,6 +1,6 @@
 """``uno-attack play``: a terminal game for people and bots, journaled, resumable.
 
-    uno-attack play --ruleset attack --seats "Ann,Bob,bot:greedy,bot:random" --seed 7 --journal game.jsonl
+    uno-attack play --seats "Ann,Bob,bot:greedy,bot:random" --seed 7 --journal game.jsonl
     uno-attack play --resume game.jsonl
 
 See ``docs/play.md``.
@@ -27,7 +27,9 @@ from launcher.base import Launcher
 from launcher.spec import resolve_spec
 
 DEFAULT_SEATS = "You,bot:greedy,bot:random"
-EXAMPLE = 'uno-attack play --ruleset attack --seats "Ann,Bob,bot:greedy" --seed 7 --journal game.jsonl'
+EXAMPLE = (
+    'uno-attack play --ruleset attack --seats "Ann,Bob,bot:greedy" --seed 7 --journal game.jsonl'
+)
 #: Options that define a game; with --resume they come from the journal and must not be given.
 GAME_DEFINING = ("ruleset", "seats", "launcher", "seed", "option", "custom", "rounds")
 
@@ -38,19 +40,43 @@ def register(subparsers: Any) -> None:
         help="play at the terminal: people (hot-seat) and bots",
         description=f"Play a game at the terminal. Example: {EXAMPLE}",
     )
-    parser.add_argument("--ruleset", metavar="ID", help=f"one of {', '.join(RULESET_IDS)} (default {DEFAULT_RULESET})")
-    parser.add_argument("--seats", help=f"comma-separated names; bot:{' / bot:'.join(BOT_NAMES)} for bots "
-                                        f"(default {DEFAULT_SEATS!r})")
-    parser.add_argument("--launcher", metavar="SPEC", help="launcher spec (default: sim:// for Attack rulesets, "
-                                                           "a draw pile for classic/pocket; $UNO_ATTACK_LAUNCHER)")
-    parser.add_argument("--seed", type=int, help="game seed (default: a fresh one, printed and journaled)")
-    parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="rule option, repeatable")
-    parser.add_argument("--custom", metavar="FILE", help="TOML file defining the Wild Customizable action")
-    parser.add_argument("--rounds", type=int, help="stop after this many rounds (default: play to the target)")
-    parser.add_argument("--journal", metavar="FILE", help="write the game to FILE as it is played (crash-safe)")
+    parser.add_argument(
+        "--ruleset",
+        metavar="ID",
+        help=f"one of {', '.join(RULESET_IDS)} (default {DEFAULT_RULESET})",
+    )
+    parser.add_argument(
+        "--seats",
+        help=f"comma-separated names; bot:{' / bot:'.join(BOT_NAMES)} for bots "
+        f"(default {DEFAULT_SEATS!r})",
+    )
+    parser.add_argument(
+        "--launcher",
+        metavar="SPEC",
+        help="launcher spec (default: sim:// for Attack rulesets, "
+        "a draw pile for classic/pocket; $UNO_ATTACK_LAUNCHER)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="game seed (default: a fresh one, printed and journaled)"
+    )
+    parser.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="rule option, repeatable"
+    )
+    parser.add_argument(
+        "--custom", metavar="FILE", help="TOML file defining the Wild Customizable action"
+    )
+    parser.add_argument(
+        "--rounds", type=int, help="stop after this many rounds (default: play to the target)"
+    )
+    parser.add_argument(
+        "--journal", metavar="FILE", help="write the game to FILE as it is played (crash-safe)"
+    )
     parser.add_argument("--resume", metavar="FILE", help="continue the game journaled in FILE")
-    parser.add_argument("--delay", type=float, help="seconds per frame of the press animation "
-                                                    "(default 0.15 on a terminal, 0 otherwise)")
+    parser.add_argument(
+        "--delay",
+        type=float,
+        help="seconds per frame of the press animation (default 0.15 on a terminal, 0 otherwise)",
+    )
     parser.set_defaults(func=run)
 
 
@@ -59,8 +85,11 @@ def run(args: argparse.Namespace) -> int:
         raise JournalError("--resume FILE continues writing FILE; do not also give --journal")
     journal = read_journal(args.resume) if args.resume else None
     settings = _settings_from_journal(journal, args) if journal else _settings_from_args(args)
-    writer = JournalWriter.reopen(journal) if journal else (
-        JournalWriter.create(args.journal, settings) if args.journal else None)
+    writer = (
+        JournalWriter.reopen(journal)
+        if journal
+        else (JournalWriter.create(args.journal, settings) if args.journal else None)
+    )
     try:
         return _play(settings, journal, writer, args)
     finally:
@@ -90,20 +119,29 @@ def _settings_from_args(args: argparse.Namespace) -> Record:
 def _settings_from_journal(journal: Journal, args: argparse.Namespace) -> Record:
     given = [f"--{name}" for name in GAME_DEFINING if getattr(args, name, None)]
     if given:
-        raise JournalError(f"{', '.join(given)} cannot be changed when resuming: the journal {journal.path} "
-                           "defines the game", hint=f"run: uno-attack play --resume {journal.path}")
+        raise JournalError(
+            f"{', '.join(given)} cannot be changed when resuming: the journal {journal.path} "
+            "defines the game",
+            hint=f"run: uno-attack play --resume {journal.path}",
+        )
     header = journal.header
     if header.get("mode") != "play":
-        raise JournalError(f"{journal.path} is a {header.get('mode')!r} journal, not a `play` game",
-                           hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}")
+        raise JournalError(
+            f"{journal.path} is a {header.get('mode')!r} journal, not a `play` game",
+            hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
+        )
     for key in ("ruleset", "seed", "seats", "launcher"):
         if key not in header:
             raise JournalError(f"journal {journal.path}: the header has no {key!r}")
     return header
 
 
-def _play(settings: Record, journal: Journal | None, writer: JournalWriter | None,
-          args: argparse.Namespace) -> int:
+def _play(
+    settings: Record,
+    journal: Journal | None,
+    writer: JournalWriter | None,
+    args: argparse.Namespace,
+) -> int:
     seed = int(settings["seed"])
     ruleset = load_ruleset(settings["ruleset"], settings.get("options") or {})
     seats = seats_from_header(settings, seed)
@@ -112,9 +150,18 @@ def _play(settings: Record, journal: Journal | None, writer: JournalWriter | Non
     narrator.muted = bool(journal and journal.decisions)
     launcher = _launcher(ruleset, settings["launcher"], seed, journal, writer, console)
     _greet(console, settings, journal, writer)
-    game = Game.new(ruleset, [seat.name for seat in seats], launcher=launcher, seed=seed, on_event=narrator)
-    table = TablePlay(game, seats, console, journal=writer, replay=journal.records if journal else (),
-                      max_rounds=settings.get("rounds"), narrator=narrator)
+    game = Game.new(
+        ruleset, [seat.name for seat in seats], launcher=launcher, seed=seed, on_event=narrator
+    )
+    table = TablePlay(
+        game,
+        seats,
+        console,
+        journal=writer,
+        replay=journal.records if journal else (),
+        max_rounds=settings.get("rounds"),
+        narrator=narrator,
+    )
     try:
         table.run()
     except QuitRequested:
@@ -146,8 +193,14 @@ def _console(delay: float | None) -> Console:
     return Console(out, input, painter, PressAnimator(out, painter, delay=max(0.0, delay)))
 
 
-def _launcher(ruleset: Any, spec: str, seed: int, journal: Journal | None, writer: JournalWriter | None,
-              console: Console) -> Launcher[Any]:
+def _launcher(
+    ruleset: Any,
+    spec: str,
+    seed: int,
+    journal: Journal | None,
+    writer: JournalWriter | None,
+    console: Console,
+) -> Launcher[Any]:
     device, _ = open_game_launcher(ruleset, spec, seed)
 
     def journal_press(counted: int) -> None:
@@ -169,7 +222,9 @@ def ask_after_jam(console: Console, fault: LauncherFault, who: str) -> int | Non
     console.say(f"  {fault.hint or 'Clear the launcher.'}")
     while True:
         try:
-            answer = console.read(f"  Cards pulled out for {who} (they keep them; Enter = none, press again): ")
+            answer = console.read(
+                f"  Cards pulled out for {who} (they keep them; Enter = none, press again): "
+            )
         except EOFError:
             raise QuitRequested() from None
         answer = answer.strip()
@@ -180,10 +235,14 @@ def ask_after_jam(console: Console, fault: LauncherFault, who: str) -> int | Non
         console.say(f"  ✗ {answer!r} is not a number of cards: type 0, 1, 2… or just Enter")
 
 
-def _greet(console: Console, settings: Record, journal: Journal | None, writer: JournalWriter | None) -> None:
+def _greet(
+    console: Console, settings: Record, journal: Journal | None, writer: JournalWriter | None
+) -> None:
     seats = ", ".join(seat["name"] for seat in settings["seats"])
-    console.say(f"UNO Attack · ruleset {settings['ruleset']} · seed {settings['seed']} · "
-                f"launcher {settings['launcher']} · seats {seats}")
+    console.say(
+        f"UNO Attack · ruleset {settings['ruleset']} · seed {settings['seed']} · "
+        f"launcher {settings['launcher']} · seats {seats}"
+    )
     if journal is not None:
         dropped = " (a cut-off last line was dropped)" if journal.dropped_tail else ""
         console.say(f"Resuming {journal.path}: replaying {len(journal.decisions)} moves{dropped}.")
@@ -194,6 +253,8 @@ def _greet(console: Console, settings: Record, journal: Journal | None, writer: 
 
 def _say_saved(console: Console, writer: JournalWriter | None) -> None:
     if writer is not None:
-        console.say(f"\nGame saved in {writer.path}. Continue with: uno-attack play --resume {writer.path}")
+        console.say(
+            f"\nGame saved in {writer.path}. Continue with: uno-attack play --resume {writer.path}"
+        )
     else:
         console.say("\nGame abandoned (it was not journaled; use --journal FILE to keep games).")

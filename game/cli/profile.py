@@ -1,4 +1,4 @@
-"""``uno-attack profile list | show NAME|PATH | sample NAME --presses N``: look at spit-out profiles."""
+"""``uno-attack profile list | show NAME|PATH | sample NAME --presses N``: look at profiles."""
 
 from __future__ import annotations
 
@@ -22,14 +22,16 @@ from launcher.profiles import (
 )
 
 
-def register(subparsers: argparse._SubParsersAction) -> None:  # type: ignore[type-arg]
+def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("profile", help="list, show and sample spit-out profiles")
     actions = parser.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="the presets, with their kind, mean and source")
     listing.set_defaults(func=run_list)
     show = actions.add_parser("show", help="exact analysis of a preset or profile file")
     show.add_argument("profile", metavar="NAME|PATH")
-    show.add_argument("--plot", metavar="FILE.png", help="also draw the distribution (needs matplotlib)")
+    show.add_argument(
+        "--plot", metavar="FILE.png", help="also draw the distribution (needs matplotlib)"
+    )
     show.set_defaults(func=run_show)
     draw = actions.add_parser("sample", help="draw presses with the vectorised sampler")
     draw.add_argument("profile", metavar="NAME|PATH")
@@ -51,14 +53,28 @@ def run_list(args: argparse.Namespace) -> int:
 
 def _structure_lines(profile: Profile) -> list[str]:
     if isinstance(profile, PatternProfile):
-        reset = "resets on power-up and hopper reload" if profile.reset_on_reload else "resets on power-up"
-        return [f"fires on presses {', '.join(map(str, profile.fires))} of a {profile.cycle}-press cycle ({reset})"]
+        reset = (
+            "resets on power-up and hopper reload"
+            if profile.reset_on_reload
+            else "resets on power-up"
+        )
+        return [
+            f"fires on presses {', '.join(map(str, profile.fires))} "
+            f"of a {profile.cycle}-press cycle ({reset})"
+        ]
     if isinstance(profile, EscalatingProfile):
         chances = ", ".join(f"{h:.2f}" for h in profile.hazard)
-        guarantee = f"; always fires after {profile.guaranteed_after} misses" if profile.guaranteed_after else ""
+        guarantee = (
+            f"; always fires after {profile.guaranteed_after} misses"
+            if profile.guaranteed_after
+            else ""
+        )
         return [f"P(fire) after 0, 1, 2... empty presses: {chances} (the last holds){guarantee}"]
     if isinstance(profile, LoadDependentProfile):
-        return [f"from {b.min_loaded} cards loaded: P(0) = {b.probabilities[0]:.2f}" for b in profile.bands]
+        return [
+            f"from {b.min_loaded} cards loaded: P(0) = {b.probabilities[0]:.2f}"
+            for b in profile.bands
+        ]
     return []
 
 
@@ -67,17 +83,28 @@ def _figures(result: ProfileAnalysis) -> list[str]:
         value = result.standard_errors.get(key)
         return f" +- {value:.3f} (s.e.)" if value is not None and math.isfinite(value) else ""
 
-    how = "exact" if result.exact else f"simulated, {result.presses_simulated} presses, standard errors given"
+    how = (
+        "exact"
+        if result.exact
+        else f"simulated, {result.presses_simulated} presses, standard errors given"
+    )
     lines = [f"analysis: {how}"]
     lines.append(f"mean {result.mean:.3f} cards per press{err('mean')}, sd {result.sd:.3f}")
     lines.append(f"P(nothing) {result.p_nothing:.3f}{err('p_nothing')}")
-    lines.append(f"expected presses until cards fly (a Wild Hit-Fire): {result.presses_until_cards:.3f}"
-                 f"{err('presses_until_cards')}")
+    lines.append(
+        f"expected presses until cards fly (a Wild Hit-Fire): {result.presses_until_cards:.3f}"
+        f"{err('presses_until_cards')}"
+    )
     if math.isfinite(result.presses_until_cards_from_reset):
-        lines.append(f"  ... right after power-up or a full reload: {result.presses_until_cards_from_reset:.3f}")
+        lines.append(
+            "  ... right after power-up or a full reload: "
+            f"{result.presses_until_cards_from_reset:.3f}"
+        )
     runs = result.empty_runs
-    shown = ", ".join(f"{l}: {p:.3f}" for l, p in enumerate(runs[:8]))
-    lines.append(f"empty presses before each volley, P(L = l): {shown}{' ...' if len(runs) > 8 else ''}")
+    shown = ", ".join(f"{length}: {p:.3f}" for length, p in enumerate(runs[:8]))
+    lines.append(
+        f"empty presses before each volley, P(L = l): {shown}{' ...' if len(runs) > 8 else ''}"
+    )
     return lines
 
 
@@ -94,7 +121,9 @@ def run_show(args: argparse.Namespace) -> int:
     for row in histogram(range(len(result.probabilities)), result.probabilities):
         print(row)
     if args.plot:
-        plot_distribution(args.plot, f"profile {profile.name}", result.probabilities, label=profile.name)
+        plot_distribution(
+            args.plot, f"profile {profile.name}", result.probabilities, label=profile.name
+        )
         print(f"plot written to {args.plot}")
     return 0
 
@@ -114,8 +143,10 @@ def run_sample(args: argparse.Namespace) -> int:
     exact = analyse(profile).probabilities
     observed = np.bincount(counts, minlength=len(exact)) / len(counts)
     print(f"{args.presses} presses of {profile.name} (seed {args.seed}) in {elapsed:.3f} s")
-    print(f"mean {counts.mean():.3f} (profile {float(exact @ np.arange(len(exact))):.3f}), "
-          f"P(nothing) {observed[0]:.3f} (profile {exact[0]:.3f})")
+    print(
+        f"mean {counts.mean():.3f} (profile {float(exact @ np.arange(len(exact))):.3f}), "
+        f"P(nothing) {observed[0]:.3f} (profile {exact[0]:.3f})"
+    )
     for row in histogram(range(len(observed)), observed, target=exact, target_name="profile"):
         print(row)
     print(f"{SURE} share of the sampled presses   {TARGET} the profile's exact probability")

@@ -1,6 +1,6 @@
 """``uno-attack referee``: keep a game played with real cards and fire the launcher for it.
 
-    uno-attack referee --ruleset attack --players "Ann,Sam,Kim" --launcher gpio:// --journal night.jsonl
+    uno-attack referee --players "Ann,Sam,Kim" --launcher gpio:// --journal night.jsonl
     uno-attack referee --resume night.jsonl
 
 One person types what is played; see ``docs/referee.md``.
@@ -17,7 +17,15 @@ from game.chance import derive_seed, fresh_seed
 from game.cli.play import ask_after_jam
 from game.cli.simulate import parse_options
 from game.errors import JournalError
-from game.journal import ENTRY, PRESS, Journal, JournaledLauncher, JournalWriter, Record, read_journal
+from game.journal import (
+    ENTRY,
+    PRESS,
+    Journal,
+    JournaledLauncher,
+    JournalWriter,
+    Record,
+    read_journal,
+)
 from game.prompt import (
     ENTRY_HELP,
     InputRejected,
@@ -42,18 +50,35 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "referee",
         help="referee a game played with real cards: turns, hand sizes, launcher presses, scores",
-        description=f"Referee a physical game. The first player named deals first. Example: {EXAMPLE}",
+        description=f"Referee a physical game; the first player named deals. Example: {EXAMPLE}",
     )
-    parser.add_argument("--ruleset", metavar="ID", help=f"an Attack ruleset (default {DEFAULT_RULESET}; "
-                                                        f"all: {', '.join(RULESET_IDS)})")
+    parser.add_argument(
+        "--ruleset",
+        metavar="ID",
+        help=f"an Attack ruleset (default {DEFAULT_RULESET}; all: {', '.join(RULESET_IDS)})",
+    )
     parser.add_argument("--players", help="comma-separated names in seat order, the dealer first")
-    parser.add_argument("--launcher", metavar="SPEC", help="gpio://, serial:///dev/ttyACM0, emu://, sim:// "
-                                                           "(default $UNO_ATTACK_LAUNCHER or sim://)")
-    parser.add_argument("--seed", type=int, help="seed for a simulated launcher (default: fresh, journaled)")
-    parser.add_argument("--option", action="append", metavar="KEY=VALUE", help="rule option, repeatable")
-    parser.add_argument("--custom", metavar="FILE", help="TOML file defining the Wild Customizable action")
-    parser.add_argument("--journal", metavar="FILE", help="write every entry and press to FILE (crash-safe)")
-    parser.add_argument("--resume", metavar="FILE", help="continue the refereed game journaled in FILE")
+    parser.add_argument(
+        "--launcher",
+        metavar="SPEC",
+        help="gpio://, serial:///dev/ttyACM0, emu://, sim:// "
+        "(default $UNO_ATTACK_LAUNCHER or sim://)",
+    )
+    parser.add_argument(
+        "--seed", type=int, help="seed for a simulated launcher (default: fresh, journaled)"
+    )
+    parser.add_argument(
+        "--option", action="append", metavar="KEY=VALUE", help="rule option, repeatable"
+    )
+    parser.add_argument(
+        "--custom", metavar="FILE", help="TOML file defining the Wild Customizable action"
+    )
+    parser.add_argument(
+        "--journal", metavar="FILE", help="write every entry and press to FILE (crash-safe)"
+    )
+    parser.add_argument(
+        "--resume", metavar="FILE", help="continue the refereed game journaled in FILE"
+    )
     parser.add_argument("--delay", type=float, help="seconds per frame of the press animation")
     parser.set_defaults(func=run)
 
@@ -63,8 +88,11 @@ def run(args: argparse.Namespace) -> int:
         raise JournalError("--resume FILE continues writing FILE; do not also give --journal")
     journal = read_journal(args.resume) if args.resume else None
     settings = _from_journal(journal, args) if journal else _from_args(args)
-    writer = JournalWriter.reopen(journal) if journal else (
-        JournalWriter.create(args.journal, settings) if args.journal else None)
+    writer = (
+        JournalWriter.reopen(journal)
+        if journal
+        else (JournalWriter.create(args.journal, settings) if args.journal else None)
+    )
     try:
         return _referee(settings, journal, writer, args)
     finally:
@@ -74,31 +102,45 @@ def run(args: argparse.Namespace) -> int:
 
 def _from_args(args: argparse.Namespace) -> Record:
     if not args.players:
-        raise JournalError("--players is needed: the names in seat order, the dealer first",
-                           hint=EXAMPLE)
+        raise JournalError(
+            "--players is needed: the names in seat order, the dealer first", hint=EXAMPLE
+        )
     options = parse_options(args.option or [], args.custom)
     ruleset = load_ruleset(args.ruleset or DEFAULT_RULESET, options)
     check_refereeable(ruleset)
     players = parse_names(args.players)
     ruleset.check_players(len(players))
-    return {"mode": "referee", "ruleset": ruleset.id, "options": options, "players": players,
-            "launcher": resolve_spec(args.launcher),
-            "seed": args.seed if args.seed is not None else fresh_seed()}
+    return {
+        "mode": "referee",
+        "ruleset": ruleset.id,
+        "options": options,
+        "players": players,
+        "launcher": resolve_spec(args.launcher),
+        "seed": args.seed if args.seed is not None else fresh_seed(),
+    }
 
 
 def _from_journal(journal: Journal, args: argparse.Namespace) -> Record:
     given = [f"--{name}" for name in GAME_DEFINING if getattr(args, name, None)]
     if given:
-        raise JournalError(f"{', '.join(given)} cannot be changed when resuming: {journal.path} defines the game")
+        raise JournalError(
+            f"{', '.join(given)} cannot be changed when resuming: {journal.path} defines the game"
+        )
     header = journal.header
     if header.get("mode") != "referee":
-        raise JournalError(f"{journal.path} is a {header.get('mode')!r} journal, not a refereed game",
-                           hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}")
+        raise JournalError(
+            f"{journal.path} is a {header.get('mode')!r} journal, not a refereed game",
+            hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
+        )
     return header
 
 
-def _referee(settings: Record, journal: Journal | None, writer: JournalWriter | None,
-             args: argparse.Namespace) -> int:
+def _referee(
+    settings: Record,
+    journal: Journal | None,
+    writer: JournalWriter | None,
+    args: argparse.Namespace,
+) -> int:
     console = _console(args.delay)
     ruleset = load_ruleset(settings["ruleset"], settings.get("options") or {})
     holder: dict[str, Referee] = {}
@@ -106,8 +148,9 @@ def _referee(settings: Record, journal: Journal | None, writer: JournalWriter | 
     session = RefereeSession(console, writer)
     _greet(console, settings, journal, writer)
     session.quiet = journal is not None
-    referee = Referee(ruleset, settings["players"], launcher, announce=session.announce,
-                      on_press=session.press)
+    referee = Referee(
+        ruleset, settings["players"], launcher, announce=session.announce, on_press=session.press
+    )
     holder["referee"] = referee
     session.referee = referee
     try:
@@ -128,9 +171,16 @@ def _console(delay: float | None) -> Console:
     return Console(sys.stdout, input, painter, PressAnimator(sys.stdout, painter, delay=delay))
 
 
-def _launcher(settings: Record, journal: Journal | None, writer: JournalWriter | None, console: Console,
-              holder: dict[str, Referee]) -> Launcher[Any]:
-    device = open_launcher(settings["launcher"], default_seed=derive_seed(int(settings["seed"]), "launcher"))
+def _launcher(
+    settings: Record,
+    journal: Journal | None,
+    writer: JournalWriter | None,
+    console: Console,
+    holder: dict[str, Referee],
+) -> Launcher[Any]:
+    device = open_launcher(
+        settings["launcher"], default_seed=derive_seed(int(settings["seed"]), "launcher")
+    )
 
     def journal_press(counted: int) -> None:
         if writer is not None:
@@ -138,22 +188,42 @@ def _launcher(settings: Record, journal: Journal | None, writer: JournalWriter |
 
     def on_fault(fault: Any) -> int | None:
         referee = holder.get("referee")
-        who = referee.name(referee.pressing[0]) if referee and referee.pressing else "the player who pressed"
+        who = (
+            referee.name(referee.pressing[0])
+            if referee and referee.pressing
+            else "the player who pressed"
+        )
         return ask_after_jam(console, fault, who)
 
-    return JournaledLauncher(device, on_press=journal_press, on_fault=on_fault,
-                             replay=journal.press_counts if journal else (), repress=device.identities_known)
+    return JournaledLauncher(
+        device,
+        on_press=journal_press,
+        on_fault=on_fault,
+        replay=journal.press_counts if journal else (),
+        repress=device.identities_known,
+    )
 
 
-def _greet(console: Console, settings: Record, journal: Journal | None, writer: JournalWriter | None) -> None:
-    console.say(f"UNO Attack referee · ruleset {settings['ruleset']} · players {', '.join(settings['players'])} "
-                f"· launcher {settings['launcher']}")
+def _greet(
+    console: Console, settings: Record, journal: Journal | None, writer: JournalWriter | None
+) -> None:
+    console.say(
+        f"UNO Attack referee · ruleset {settings['ruleset']} · "
+        f"players {', '.join(settings['players'])} "
+        f"· launcher {settings['launcher']}"
+    )
     if journal is not None:
         dropped = " (a cut-off last line was dropped)" if journal.dropped_tail else ""
-        console.say(f"Resuming {journal.path}: replaying {len(journal.of_type(ENTRY))} entries{dropped}.")
+        console.say(
+            f"Resuming {journal.path}: replaying {len(journal.of_type(ENTRY))} entries{dropped}."
+        )
     elif writer is not None:
-        console.say(f"Journal: {writer.path} (resume with: uno-attack referee --resume {writer.path})")
-    console.say("Type what is played (e.g. 'blue hit2', 'wild attack-attack red > Sam'), ? for help.")
+        console.say(
+            f"Journal: {writer.path} (resume with: uno-attack referee --resume {writer.path})"
+        )
+    console.say(
+        "Type what is played (e.g. 'blue hit2', 'wild attack-attack red > Sam'), ? for help."
+    )
 
 
 class RefereeSession:
@@ -201,11 +271,19 @@ class RefereeSession:
     def _next_entry(self) -> Entry:
         referee = self.referee
         assert referee is not None
-        prompt = (f"{referee.name(referee.state.current)}> " if referee.phase is not Phase.START
-                  else "card turned up> ")
+        prompt = (
+            f"{referee.name(referee.state.current)}> "
+            if referee.phase is not Phase.START
+            else "card turned up> "
+        )
         while True:
-            entry = ask(self.console.read, self.console.say, prompt,
-                        lambda text: self._parse(text), on_help=self._help)
+            entry = ask(
+                self.console.read,
+                self.console.say,
+                prompt,
+                lambda text: self._parse(text),
+                on_help=self._help,
+            )
             if entry is not None:
                 return self._complete(entry)
 
@@ -217,7 +295,7 @@ class RefereeSession:
         return parse_entry(text, self.referee.players)
 
     def _complete(self, entry: Entry) -> Entry:
-        """Ask for what the entry leaves out: the colour of a wild, a target, a Discard All's count."""
+        """Ask for what the entry leaves out: a wild's colour, a target, a Discard All's count."""
         referee = self.referee
         assert referee is not None
         card = entry.card
@@ -225,14 +303,18 @@ class RefereeSession:
             return entry
         color, seat, count = entry.color, entry.seat, entry.count
         if card.is_wild and color is None:
-            color = self._pick(Menu(list(COLORS), [c.name.lower() for c in COLORS], what="colour"),
-                               f"Colour chosen for the {card.title}? ")
+            color = self._pick(
+                Menu(list(COLORS), [c.name.lower() for c in COLORS], what="colour"),
+                f"Colour chosen for the {card.title}? ",
+            )
         if referee.phase is not Phase.START and referee.needs_target(card) and seat is None:
             menu = Menu(list(range(len(referee.players))), referee.players, what="player")
             seat = self._pick(menu, f"Aimed at whom ({', '.join(referee.players)})? ")
         if referee.phase is not Phase.START and referee.discards_color(card) and count is None:
-            count = self._number(f"How many other {card.color.name.lower() if card.color else ''} cards "
-                                 "are discarded with it? ")
+            count = self._number(
+                f"How many other {card.color.name.lower() if card.color else ''} cards "
+                "are discarded with it? "
+            )
         return Entry(entry.op, card=card, color=color, seat=seat, count=count, uno=entry.uno)
 
     def _pick(self, menu: Menu[Any], question: str) -> Any:
@@ -243,6 +325,7 @@ class RefereeSession:
             if not text.isdigit():
                 raise InputRejected(f"{text!r} is not a number: type 0, 1, 2…")
             return int(text)
+
         return ask(self.console.read, self.console.say, question, parse)
 
     def _scores(self) -> Entry:
@@ -254,9 +337,14 @@ class RefereeSession:
             if seat == winner:
                 points.append(0)
                 continue
-            points.append(ask(self.console.read, self.console.say,
-                              f"Points left in {name}'s hand (a number, or the cards: R7 BS W)? ",
-                              self._hand_points))
+            points.append(
+                ask(
+                    self.console.read,
+                    self.console.say,
+                    f"Points left in {name}'s hand (a number, or the cards: R7 BS W)? ",
+                    self._hand_points,
+                )
+            )
         return Entry(Op.SCORE, points=tuple(points))
 
     def _hand_points(self, text: str) -> int:
@@ -280,13 +368,26 @@ class RefereeSession:
         referee = self.referee
         assert referee is not None
         state = referee.state
-        seats = [Seat(name, size, score, is_current=(i == state.current and referee.phase is not Phase.START),
-                      note="UNO!" if size == 1 else "")
-                 for i, (name, size, score) in enumerate(zip(state.players, state.hands, state.scores,
-                                                             strict=True))]
+        seats = [
+            Seat(
+                name,
+                size,
+                score,
+                is_current=(i == state.current and referee.phase is not Phase.START),
+                note="UNO!" if size == 1 else "",
+            )
+            for i, (name, size, score) in enumerate(
+                zip(state.players, state.hands, state.scores, strict=True)
+            )
+        ]
         top = state.top if state.top else "(none yet)"
         colour = state.color.name.lower() if state.color else None
-        view = TableView(seats=seats, top=top, active_colour=colour, direction=state.direction,
-                         round_number=state.round_number, target=referee.ruleset.target)
+        view = TableView(
+            seats=seats,
+            top=top,
+            active_colour=colour,
+            direction=state.direction,
+            round_number=state.round_number,
+            target=referee.ruleset.target,
+        )
         return render_table(view, self.console.painter)
-

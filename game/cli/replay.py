@@ -27,7 +27,7 @@ def register(subparsers: Any) -> None:
     parser = subparsers.add_parser(
         "replay",
         help="replay a journaled game (play or referee) move by move",
-        description="Replay a game written with --journal. Example: uno-attack replay game.jsonl --step",
+        description="Replay a game written with --journal: uno-attack replay game.jsonl --step",
     )
     parser.add_argument("file", metavar="FILE", help="the journal (JSON Lines) to replay")
     parser.add_argument("--step", action="store_true", help="wait for Enter after each move")
@@ -39,9 +39,11 @@ def run(args: argparse.Namespace) -> int:
     painter = Painter.for_stream(sys.stdout)
     console = Console(sys.stdout, input, painter, PressAnimator(sys.stdout, painter))
     mode = journal.header.get("mode")
-    console.say(f"Replaying {journal.path}: a {mode} game, ruleset {journal.header.get('ruleset')}, "
-                f"seed {journal.header.get('seed')}, {len(journal.decisions)} moves"
-                f"{' (a cut-off last line was dropped)' if journal.dropped_tail else ''}.")
+    console.say(
+        f"Replaying {journal.path}: a {mode} game, ruleset {journal.header.get('ruleset')}, "
+        f"seed {journal.header.get('seed')}, {len(journal.decisions)} moves"
+        f"{' (a cut-off last line was dropped)' if journal.dropped_tail else ''}."
+    )
     pause = _pauser(console) if args.step else None
     try:
         if mode == "play":
@@ -49,7 +51,9 @@ def run(args: argparse.Namespace) -> int:
         elif mode == "referee":
             _replay_referee(journal, console, pause)
         else:
-            raise JournalError(f"{journal.path}: unknown journal mode {mode!r} (expected play or referee)")
+            raise JournalError(
+                f"{journal.path}: unknown journal mode {mode!r} (expected play or referee)"
+            )
     except QuitRequested:
         console.say("Replay stopped.")
     return 0
@@ -63,6 +67,7 @@ def _pauser(console: Console) -> Any:
             raise QuitRequested() from None
         if answer.strip().lower() in ("q", "quit"):
             raise QuitRequested()
+
     return pause
 
 
@@ -77,10 +82,22 @@ def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
     seats = seats_from_header(header, seed)
     narrator = Narrator(console, seats, reveal=True)
     ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
-    game = Game.new(ruleset, [seat.name for seat in seats], launcher=_journal_launcher(journal), seed=seed,
-                    on_event=narrator)
-    table = TablePlay(game, seats, console, replay=journal.records, narrator=narrator, replay_only=True,
-                      after_decision=pause)
+    game = Game.new(
+        ruleset,
+        [seat.name for seat in seats],
+        launcher=_journal_launcher(journal),
+        seed=seed,
+        on_event=narrator,
+    )
+    table = TablePlay(
+        game,
+        seats,
+        console,
+        replay=journal.records,
+        narrator=narrator,
+        replay_only=True,
+        after_decision=pause,
+    )
     table.run()
     console.say("End of the journal." if not game.is_game_over() else "")
     console.say(table.final_line())
@@ -90,16 +107,24 @@ def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
     header = journal.header
     ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
     players = list(header["players"])
-    referee = Referee(ruleset, players, _journal_launcher(journal), announce=console.say,
-                      on_press=lambda name, counted, reason, number:
-                      console.animator.press(name, counted, reason, number=number))
+    referee = Referee(
+        ruleset,
+        players,
+        _journal_launcher(journal),
+        announce=console.say,
+        on_press=lambda name, counted, reason, number: console.animator.press(
+            name, counted, reason, number=number
+        ),
+    )
     for record in journal.of_type(ENTRY):
         entry = Entry.from_record(record)
         console.say(f"> {describe_entry(entry, players)}")
         try:
             referee.apply(entry)
         except IllegalEntry as error:
-            raise JournalError(f"{journal.path}: entry {record} cannot be replayed: {error}") from None
+            raise JournalError(
+                f"{journal.path}: entry {record} cannot be replayed: {error}"
+            ) from None
         if pause is not None:
             pause()
     state = referee.state
@@ -109,17 +134,22 @@ def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
 
 def describe_entry(entry: Entry, players: list[str]) -> str:
     """An entry as the operator would have typed it."""
+
     def name(seat: int | None) -> str:
         return players[seat] if seat is not None and 0 <= seat < len(players) else "?"
 
     if entry.op in (Op.PLAY, Op.START) and entry.card is not None:
         text = entry.card.title
-        text += f" {entry.color.name.lower()}" if entry.color is not None and entry.card.is_wild else ""
+        text += (
+            f" {entry.color.name.lower()}" if entry.color is not None and entry.card.is_wild else ""
+        )
         text += f" +{entry.count}" if entry.count else ""
         text += f" > {name(entry.seat)}" if entry.seat is not None else ""
         return text + (" uno" if entry.uno else "")
     if entry.op is Op.SCORE:
-        return "points left: " + ", ".join(f"{n} {p}" for n, p in zip(players, entry.points, strict=False))
+        return "points left: " + ", ".join(
+            f"{n} {p}" for n, p in zip(players, entry.points, strict=False)
+        )
     if entry.op in (Op.HIT, Op.FIX):
         return f"{entry.op.value} {name(entry.seat)} {entry.count or ''}".strip()
     if entry.op in (Op.UNO, Op.CATCH):

@@ -164,7 +164,11 @@ def _against_profile(
         return Comparison(session, profile, (test,), tv, "", alpha)
     simulated = rng.multinomial(int(n), p, size=draws).astype(float)
     cvm = float(_cvm_fit(observed, p))
-    tests = [TestOutcome("Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_fit(simulated, p), cvm))]
+    tests = [
+        TestOutcome(
+            "Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_fit(simulated, p), cvm)
+        )
+    ]
     groups = pool_cells(n * p)
     merged_obs, merged_p = _merge(observed, groups), _merge(p, groups)
     chi = float(_pearson(merged_obs, n * merged_p))
@@ -175,30 +179,43 @@ def _against_profile(
     return Comparison(session, profile, tuple(tests), tv, effect, alpha)
 
 
-def _chi_outcome(statistic: float, expected: FloatArray, cells: int, simulated: FloatArray) -> TestOutcome:
+def _chi_outcome(
+    statistic: float, expected: FloatArray, cells: int, simulated: FloatArray
+) -> TestOutcome:
     if np.all(expected >= MIN_EXPECTED):
         p_value = float(stats.chi2.sf(statistic, cells - 1))
         return TestOutcome(f"chi-square, {cells} cells, {cells - 1} df", statistic, p_value)
-    return TestOutcome(f"chi-square, {cells} cells, Monte-Carlo", statistic, _mc_p(simulated, statistic))
+    return TestOutcome(
+        f"chi-square, {cells} cells, Monte-Carlo", statistic, _mc_p(simulated, statistic)
+    )
 
 
 # -- two sessions -------------------------------------------------------------------------
 def _cvm_two(first: FloatArray, columns: FloatArray) -> FloatArray:
     na, total = first.sum(axis=-1), columns.sum()
     nb = total - na
-    gaps = np.cumsum(first, axis=-1) / na[..., None] - np.cumsum(columns - first, axis=-1) / nb[..., None]
+    gaps = (
+        np.cumsum(first, axis=-1) / na[..., None]
+        - np.cumsum(columns - first, axis=-1) / nb[..., None]
+    )
     return np.asarray(na * nb / total * np.sum(gaps**2 * columns / total, axis=-1), dtype=float)
 
 
-def _two_sessions(a: Side, b: Side, alpha: float, rng: np.random.Generator, draws: int) -> Comparison:
+def _two_sessions(
+    a: Side, b: Side, alpha: float, rng: np.random.Generator, draws: int
+) -> Comparison:
     width = max(len(a.cells), len(b.cells))
     first, second = a.padded(width), b.padded(width)
     columns = first + second
     tv = total_variation(a.distribution(width), b.distribution(width))
-    shuffled = rng.multivariate_hypergeometric(columns.astype(np.int64), int(first.sum()), size=draws)
-    shuffled = shuffled.astype(float)
+    drawn = rng.multivariate_hypergeometric(columns.astype(np.int64), int(first.sum()), size=draws)
+    shuffled = drawn.astype(np.float64)
     cvm = float(_cvm_two(first, columns))
-    tests = [TestOutcome("Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_two(shuffled, columns), cvm))]
+    tests = [
+        TestOutcome(
+            "Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_two(shuffled, columns), cvm)
+        )
+    ]
     share = min(first.sum(), second.sum()) / columns.sum()
     groups = pool_cells(columns * share)
     table = np.stack([_merge(first, groups), _merge(second, groups)])
@@ -206,7 +223,9 @@ def _two_sessions(a: Side, b: Side, alpha: float, rng: np.random.Generator, draw
     chi = float(_pearson(table.ravel(), expected.ravel()))
     if len(groups) > 1:
         sim = np.concatenate([_merge(shuffled, groups), _merge(columns - shuffled, groups)], axis=1)
-        tests.append(_chi_outcome(chi, expected.ravel(), len(groups), _pearson(sim, expected.ravel())))
+        tests.append(
+            _chi_outcome(chi, expected.ravel(), len(groups), _pearson(sim, expected.ravel()))
+        )
     effect = f"Cramer's V = {math.sqrt(chi / table.sum()):.2f}"
     return Comparison(a, b, tuple(tests), tv, effect, alpha)
 
@@ -245,6 +264,7 @@ def verdict(result: Comparison) -> str:
             f"the biggest gap is at {worst} card(s): {pa[worst]:.2f} vs {pb[worst]:.2f}."
         )
     return (
-        f"No evidence of a difference: p = {result.p_value:.3g} >= {result.alpha}; {gap}; {nothing}. "
+        f"No evidence of a difference: p = {result.p_value:.3g} >= {result.alpha}; "
+        f"{gap}; {nothing}. "
         "Small differences may still exist; more presses would show them."
     )

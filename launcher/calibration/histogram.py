@@ -16,10 +16,19 @@ import numpy as np
 import numpy.typing as npt
 
 SURE, ESTIMATE, MAYBE, TARGET = "█", "▓", "░", "◆"
-LEGEND = f"{SURE} surely at least   {ESTIMATE} estimate   {MAYBE} up to the upper bound   {TARGET} target"
+LEGEND = "   ".join(
+    [
+        f"{SURE} surely at least",
+        f"{ESTIMATE} estimate",
+        f"{MAYBE} up to the upper bound",
+        f"{TARGET} target",
+    ]
+)
 
 
-def _bar(width: int, scale: float, low: float, value: float, high: float, target: float | None) -> str:
+def _bar(
+    width: int, scale: float, low: float, value: float, high: float, target: float | None
+) -> str:
     def at(x: float) -> int:
         return min(width, int(round(x / scale * width)))
 
@@ -50,8 +59,14 @@ def histogram(
     est = np.asarray(estimate, dtype=float)
     lo = est if low is None else np.asarray(low, dtype=float)
     hi = est if high is None else np.asarray(high, dtype=float)
-    goal = None if target is None else np.pad(np.asarray(target, dtype=float), (0, len(values)))[: len(values)]
-    scale = max(float(hi.max(initial=0)), float(goal.max(initial=0)) if goal is not None else 0.0, 1e-9)
+    goal = (
+        None
+        if target is None
+        else np.pad(np.asarray(target, dtype=float), (0, len(values)))[: len(values)]
+    )
+    scale = max(
+        float(hi.max(initial=0)), float(goal.max(initial=0)) if goal is not None else 0.0, 1e-9
+    )
     rows = []
     for i, k in enumerate(values):
         mark = None if goal is None else float(goal[i])

@@ -64,14 +64,24 @@ def ljung_box(values: npt.ArrayLike, lags: int, label: str) -> TestResult:
     q = float(n * (n + 2) * np.sum(r**2 / (n - np.arange(1, lags + 1))))
     bound = 1.96 / math.sqrt(n)
     strong = [f"lag {k}: {v:+.2f}" for k, v in enumerate(r, start=1) if abs(v) > bound][:4]
-    detail = (", ".join(strong) + f" (beyond +-{bound:.2f})") if strong else f"all |r| within +-{bound:.2f}"
-    return TestResult(f"Ljung-Box, lags 1-{lags} ({label})", q, float(stats.chi2.sf(q, lags)), detail)
+    detail = (
+        (", ".join(strong) + f" (beyond +-{bound:.2f})")
+        if strong
+        else f"all |r| within +-{bound:.2f}"
+    )
+    return TestResult(
+        f"Ljung-Box, lags 1-{lags} ({label})", q, float(stats.chi2.sf(q, lags)), detail
+    )
 
 
 def independence_checks(counts: npt.ArrayLike, lags: int = 10) -> list[TestResult]:
     data = np.asarray(counts)
     fired = data > 0
-    return [runs_test(fired), ljung_box(fired, lags, "fire/no-fire"), ljung_box(data, lags, "counts")]
+    return [
+        runs_test(fired),
+        ljung_box(fired, lags, "fire/no-fire"),
+        ljung_box(data, lags, "counts"),
+    ]
 
 
 def looks_independent(results: Sequence[TestResult], alpha: float = 0.05) -> bool:
@@ -87,10 +97,16 @@ def load_checks(counts: npt.ArrayLike, loads: npt.ArrayLike) -> list[TestResult]
     rho, p_rho = stats.spearmanr(load, data)
     results = [TestResult("Spearman count vs load", float(rho), float(p_rho), f"rho = {rho:+.2f}")]
     cuts = np.quantile(load, [1 / 3, 2 / 3])
-    groups = [data[load <= cuts[0]], data[(load > cuts[0]) & (load <= cuts[1])], data[load > cuts[1]]]
+    groups = [
+        data[load <= cuts[0]],
+        data[(load > cuts[0]) & (load <= cuts[1])],
+        data[load > cuts[1]],
+    ]
     groups = [g for g in groups if len(g)]
     if len(groups) >= 2:
         h, p_h = stats.kruskal(*groups)
         means = ", ".join(f"{g.mean():.2f}" for g in groups)
-        results.append(TestResult("Kruskal-Wallis across load thirds", float(h), float(p_h), f"means {means}"))
+        results.append(
+            TestResult("Kruskal-Wallis across load thirds", float(h), float(p_h), f"means {means}")
+        )
     return results

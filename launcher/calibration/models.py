@@ -62,10 +62,14 @@ def _categorical(data: IntArray) -> ModelFit:
     cells = np.bincount(data)
     pmf = cells / cells.sum()
     used = int(np.count_nonzero(cells))
-    return ModelFit("empirical", _loglik_of_cells(cells, pmf), max(used - 1, 0), len(data), pmf.astype(float))
+    return ModelFit(
+        "empirical", _loglik_of_cells(cells, pmf), max(used - 1, 0), len(data), pmf.astype(float)
+    )
 
 
-def _zero_inflated(logpmf: Callable[[IntArray, FloatArray], FloatArray]) -> Callable[[IntArray, FloatArray], FloatArray]:
+def _zero_inflated(
+    logpmf: Callable[[IntArray, FloatArray], FloatArray],
+) -> Callable[[IntArray, FloatArray], FloatArray]:
     def inflated(k: IntArray, params: FloatArray) -> FloatArray:
         pi = 1.0 / (1.0 + math.exp(-params[0]))
         base = np.exp(logpmf(k, params[1:]))
@@ -104,8 +108,13 @@ def _fit_parametric(name: str, data: IntArray) -> ModelFit | None:
     bounds = {1: [(-10, 5)], 2: [(-10, 10), (-10, 5)], 3: [(-20, 20), (-10, 10), (-10, 5)]}[size]
     if name == "zero-inflated Poisson":
         bounds = [(-20, 20), (-10, 5)]
-    result = optimize.minimize(negative, np.array(start, dtype=float), method="Nelder-Mead", bounds=bounds,
-                               options={"maxiter": 2000, "xatol": 1e-5, "fatol": 1e-7})
+    result = optimize.minimize(
+        negative,
+        np.array(start, dtype=float),
+        method="Nelder-Mead",
+        bounds=bounds,
+        options={"maxiter": 2000, "xatol": 1e-5, "fatol": 1e-7},
+    )
     if not np.isfinite(result.fun):
         return None
     top = int(data.max())
@@ -141,7 +150,8 @@ def grouped_rates(groups: IntArray, fired: npt.NDArray[np.bool_]) -> tuple[Float
     """Per group index: presses that fired, and presses."""
     size = int(groups.max()) + 1 if len(groups) else 1
     trials = np.bincount(groups, minlength=size).astype(float)
-    return np.bincount(groups, weights=fired.astype(float), minlength=size), trials
+    hits = np.bincount(groups, weights=fired.astype(float), minlength=size).astype(float)
+    return hits, trials
 
 
 def misses_before(fired: npt.NDArray[np.bool_], since_reload: IntArray) -> IntArray:
@@ -161,7 +171,9 @@ def isotonic_increasing(rates: FloatArray, weights: FloatArray) -> FloatArray:
     blocks: list[list[float]] = []
     for rate, weight in zip(rates, weights, strict=True):
         blocks.append([rate * weight, weight, 1])
-        while len(blocks) > 1 and blocks[-2][0] / max(blocks[-2][1], 1e-12) > blocks[-1][0] / max(blocks[-1][1], 1e-12):
+        while len(blocks) > 1 and blocks[-2][0] / max(blocks[-2][1], 1e-12) > blocks[-1][0] / max(
+            blocks[-1][1], 1e-12
+        ):
             top = blocks.pop()
             blocks[-1] = [blocks[-1][0] + top[0], blocks[-1][1] + top[1], blocks[-1][2] + top[2]]
     out: list[float] = []
@@ -189,8 +201,15 @@ def structure_models(
     fits = {"iid": StructureFit(iid, np.array([total / max(n, 1)]), np.array([float(n)]))}
     hits, trials = grouped_rates(since_reload - 1, fired)
     fits["pattern"] = StructureFit(
-        ModelFit("fixed pattern by press since reload", _bernoulli_loglik(hits, trials),
-                 int(np.count_nonzero(trials)), n), _share(hits, trials), trials)
+        ModelFit(
+            "fixed pattern by press since reload",
+            _bernoulli_loglik(hits, trials),
+            int(np.count_nonzero(trials)),
+            n,
+        ),
+        _share(hits, trials),
+        trials,
+    )
     fits["escalating"] = _escalating_fit(fired, since_reload, min_visits)
     fits["load-dependent"] = _load_fit(fired, loads)
     return fits
@@ -200,7 +219,9 @@ def _share(hits: FloatArray, trials: FloatArray) -> FloatArray:
     return np.divide(hits, trials, out=np.zeros_like(hits), where=trials > 0)
 
 
-def _escalating_fit(fired: npt.NDArray[np.bool_], since_reload: IntArray, min_visits: int) -> StructureFit:
+def _escalating_fit(
+    fired: npt.NDArray[np.bool_], since_reload: IntArray, min_visits: int
+) -> StructureFit:
     misses = misses_before(fired, since_reload)
     hits, trials = grouped_rates(misses, fired)
     cap = len(trials) - 1  # pool rarely seen droughts into the last state
@@ -210,19 +231,29 @@ def _escalating_fit(fired: npt.NDArray[np.bool_], since_reload: IntArray, min_vi
     trials = np.concatenate([trials[:cap], [trials[cap:].sum()]])
     rates = isotonic_increasing(_share(hits, trials), trials)
     loglik = _bernoulli_at(hits, trials, rates)
-    model = ModelFit("escalating by empty presses in a row", loglik, len(np.unique(rates)), len(fired))
+    model = ModelFit(
+        "escalating by empty presses in a row", loglik, len(np.unique(rates)), len(fired)
+    )
     return StructureFit(model, rates, trials)
 
 
 def load_bands(loads: IntArray) -> IntArray:
     """Band boundaries: the load thirds of the session (at least 0, increasing)."""
-    cuts = np.unique(np.quantile(loads, [1 / 3, 2 / 3]).astype(np.int64) + 1) if len(loads) else np.zeros(0, np.int64)
+    cuts = (
+        np.unique(np.quantile(loads, [1 / 3, 2 / 3]).astype(np.int64) + 1)
+        if len(loads)
+        else np.zeros(0, np.int64)
+    )
     return np.concatenate([[0], cuts[cuts > 0]]).astype(np.int64)
 
 
 def _load_fit(fired: npt.NDArray[np.bool_], loads: IntArray) -> StructureFit:
     band = np.searchsorted(load_bands(loads), loads, side="right") - 1
     hits, trials = grouped_rates(band.astype(np.int64), fired)
-    model = ModelFit("chance depends on load (thirds)", _bernoulli_loglik(hits, trials),
-                     int(np.count_nonzero(trials)), len(fired))
+    model = ModelFit(
+        "chance depends on load (thirds)",
+        _bernoulli_loglik(hits, trials),
+        int(np.count_nonzero(trials)),
+        len(fired),
+    )
     return StructureFit(model, _share(hits, trials), trials)

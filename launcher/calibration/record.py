@@ -40,7 +40,9 @@ class ManualLauncher(Launcher[int]):
         return self._ask(self._first + self.presses, loaded)
 
     def _on_load(self, loaded: int) -> None:
-        self._tell(f"Load the launcher so its hopper holds {loaded} cards, close the cover (it beeps).")
+        self._tell(
+            f"Load the launcher so its hopper holds {loaded} cards, close the cover (it beeps)."
+        )
 
 
 @dataclass
@@ -56,7 +58,8 @@ class Recorder:
     def __post_init__(self) -> None:
         if self.header.reload_below > self.header.cards_loaded:
             raise ConfigError(
-                f"--reload-below {self.header.reload_below} is more than --cards {self.header.cards_loaded}"
+                f"--reload-below {self.header.reload_below} is more than "
+                f"--cards {self.header.cards_loaded}"
             )
         self._since_reload = 0
 

@@ -30,7 +30,10 @@ SESSION_SCHEMA = 1
 class SessionError(ConfigError):
     """A calibration session file that cannot be read or continued; names the file and line."""
 
-    hint = "a session is a JSON Lines file written by `uno-attack calibrate record`; only its last line may be cut off"
+    hint = (
+        "a session is a JSON Lines file written by `uno-attack calibrate record`; "
+        "only its last line may be cut off"
+    )
 
 
 def now() -> str:
@@ -148,10 +151,12 @@ def read_session(path: str | Path) -> Session:
         raise SessionError(f"{source}: cannot read session ({error.strerror})") from None
     records, truncated, good = _parse_lines(source, raw)
     if not records or records[0].get("type") != "session":
-        raise SessionError(f"{source}:1: expected a session header line with \"type\": \"session\"")
+        raise SessionError(f'{source}:1: expected a session header line with "type": "session"')
     header: SessionHeader = _build(SessionHeader, records[0], f"{source}:1")
     if header.schema != SESSION_SCHEMA:
-        raise SessionError(f"{source}:1: field schema is {header.schema!r}, expected {SESSION_SCHEMA}")
+        raise SessionError(
+            f"{source}:1: field schema is {header.schema!r}, expected {SESSION_SCHEMA}"
+        )
     presses = [
         _check_press(_build(Press, r, f"{source}:{i}"), f"{source}:{i}")
         for i, r in enumerate(records[1:], start=2)
@@ -190,7 +195,9 @@ class SessionWriter:
         try:
             handle = target.open("x", encoding="utf-8")
         except FileExistsError:
-            raise SessionError(f"{target}: already exists", hint="use --resume to continue it") from None
+            raise SessionError(
+                f"{target}: already exists", hint="use --resume to continue it"
+            ) from None
         except OSError as error:
             raise SessionError(f"{target}: cannot create session ({error.strerror})") from None
         writer = cls(handle)

@@ -47,7 +47,7 @@ def require_tunable(launcher: Launcher[Any]) -> Tunable:
     if not isinstance(launcher, Tunable):
         raise ConfigError(
             f"{launcher!r} has no adjustable motor time (ms_per_card and run_motor)",
-            hint="tune works with motor-driven launchers such as gpio:// and serial://; sim:// has no motor",
+            hint="tune needs a motor-driven launcher such as gpio:// or serial://; sim:// has none",
         )
     return launcher
 
@@ -82,7 +82,10 @@ def fit_motor_law(ms: npt.ArrayLike, cards: npt.ArrayLike) -> MotorLaw:
 
     start = np.array([math.log(counts.sum() / times.sum()), 0.0])
     best = min(
-        (optimize.minimize(negative, start + [0.0, dead], method="Nelder-Mead") for dead in (0.0, times.min() / 2)),
+        (
+            optimize.minimize(negative, start + [0.0, dead], method="Nelder-Mead")
+            for dead in (0.0, times.min() / 2)
+        ),
         key=lambda r: r.fun,
     )
     return MotorLaw(math.exp(best.x[0]), max(float(best.x[1]), 0.0))
@@ -110,7 +113,9 @@ def best_ms_per_card(law: MotorLaw, target: FloatArray) -> tuple[float, float]:
     scores = [_distance(law, target, ms) for ms in grid]
     index = int(np.argmin(scores))
     low, high = grid[max(index - 1, 0)], grid[min(index + 1, len(grid) - 1)]
-    refined = optimize.minimize_scalar(lambda ms: _distance(law, target, ms), bounds=(low, high), method="bounded")
+    refined = optimize.minimize_scalar(
+        lambda ms: _distance(law, target, ms), bounds=(low, high), method="bounded"
+    )
     if refined.fun < scores[index]:
         return float(refined.x), float(refined.fun)
     return float(grid[index]), float(scores[index])
@@ -153,7 +158,9 @@ def probe_times(ms_per_card: float, requests: int) -> FloatArray:
     return np.linspace(0.5, max(requests, 2) * 1.5, 8) * ms_per_card
 
 
-def measure(runner: MotorRunner, target: Profile, ms_per_card: float, presses: int, seed: int | None) -> FloatArray:
+def measure(
+    runner: MotorRunner, target: Profile, ms_per_card: float, presses: int, seed: int | None
+) -> FloatArray:
     """Output counts of ``presses`` open-loop presses whose requests follow ``target``."""
     requested = sample(target, presses, seed)
     return np.array([runner.run(int(n) * ms_per_card) for n in requested], dtype=float)
@@ -174,6 +181,30 @@ class TuneResult:
     measured_presses: int
 
 
+def _padded_distance(measured: FloatArray, target: FloatArray) -> float:
+    width = max(len(measured), len(target))
+    return total_variation(
+        np.pad(measured, (0, width - len(measured))), np.pad(target, (0, width - len(target)))
+    )
+
+
+def _motor_runs(
+    runner: MotorRunner,
+    requests: int,
+    probe_repeats: int,
+    recorded: tuple[FloatArray, FloatArray] | None,
+    say: Callable[[str], None],
+) -> tuple[FloatArray, FloatArray]:
+    """Recorded (ms, cards) pairs, topped up by probing when there are fewer than 20."""
+    ms, cards = recorded if recorded is not None else (np.zeros(0), np.zeros(0))
+    if len(ms) >= 20:
+        return ms, cards
+    say(f"probing the motor: {probe_repeats} runs at each of 8 motor times")
+    setting = float(require_tunable(runner.launcher).ms_per_card)
+    more_ms, more_cards = probe(runner, probe_times(setting, requests), probe_repeats)
+    return np.concatenate([ms, more_ms]), np.concatenate([cards, more_cards])
+
+
 def tune(
     launcher: Launcher[Any],
     target: Profile,
@@ -189,20 +220,23 @@ def tune(
     target_p = analyse(target).probabilities
     runner = MotorRunner(launcher)
     before = float(tunable.ms_per_card)
-    ms, cards = recorded if recorded is not None else (np.zeros(0), np.zeros(0))
-    if len(ms) < 20:
-        say = progress or (lambda _text: None)
-        say(f"probing the motor: {probe_repeats} runs at each of 8 motor times")
-        more_ms, more_cards = probe(runner, probe_times(before, len(target_p) - 1), probe_repeats)
-        ms, cards = np.concatenate([ms, more_ms]), np.concatenate([cards, more_cards])
+    say = progress or (lambda _text: None)
+    ms, cards = _motor_runs(runner, len(target_p) - 1, probe_repeats, recorded, say)
     law = fit_motor_law(ms, cards)
     chosen, predicted_distance = best_ms_per_card(law, target_p)
     tunable.ms_per_card = chosen
     counts = measure(runner, target, chosen, verify_presses, seed).astype(np.int64)
     measured = np.bincount(counts).astype(float) / max(len(counts), 1)
-    width = max(len(measured), len(target_p))
-    measured_distance = total_variation(np.pad(measured, (0, width - len(measured))),
-                                        np.pad(target_p, (0, width - len(target_p))))
-    return TuneResult(law, before, chosen, predicted_output(law, target_p, chosen), predicted_distance,
-                      measured, measured_distance, target_p, len(ms), _distance(law, target_p, before),
-                      verify_presses)
+    return TuneResult(
+        law=law,
+        ms_before=before,
+        ms_per_card=chosen,
+        predicted=predicted_output(law, target_p, chosen),
+        predicted_distance=predicted_distance,
+        measured=measured,
+        measured_distance=_padded_distance(measured, target_p),
+        target=target_p,
+        probes=len(ms),
+        predicted_before=_distance(law, target_p, before),
+        measured_presses=verify_presses,
+    )

@@ -23,7 +23,7 @@ class PressSampler(ABC):
     def next(self, loaded: int) -> int:
         """How many cards this press should shoot, with ``loaded`` cards in the hopper."""
 
-    def reset(self) -> None:
+    def reset(self) -> None:  # noqa: B027 -- optional hook; most samplers have nothing to reset
         """The launcher was powered up or its hopper reloaded."""
 
 

@@ -40,7 +40,9 @@ KIND_KEYS = {
 # -- field readers ------------------------------------------------------------------
 def _numbers(where: str, field: str, raw: Any, what: str) -> tuple[float, ...]:
     if not isinstance(raw, list) or not raw or not all(_is_number(p) for p in raw):
-        raise ProfileError(f"{where}: field {field} must be a non-empty list of {what}, got {raw!r}")
+        raise ProfileError(
+            f"{where}: field {field} must be a non-empty list of {what}, got {raw!r}"
+        )
     return tuple(float(p) for p in raw)
 
 
@@ -54,7 +56,8 @@ def probabilities(where: str, field: str, raw: Any) -> tuple[float, ...]:
     bad = [i for i, p in enumerate(values) if not 0.0 <= p <= 1.0]
     if bad:
         raise ProfileError(
-            f"{where}: field {field}[{bad[0]}] is {values[bad[0]]!r}, expected a probability between 0 and 1"
+            f"{where}: field {field}[{bad[0]}] is {values[bad[0]]!r}, "
+            "expected a probability between 0 and 1"
         )
     total = sum(values)
     if abs(total - 1.0) > PROB_TOLERANCE:
@@ -64,7 +67,9 @@ def probabilities(where: str, field: str, raw: Any) -> tuple[float, ...]:
 
 def _whole(where: str, field: str, raw: Any, minimum: int) -> int:
     if not isinstance(raw, int) or isinstance(raw, bool) or raw < minimum:
-        raise ProfileError(f"{where}: field {field} is {raw!r}, expected a whole number >= {minimum}")
+        raise ProfileError(
+            f"{where}: field {field} is {raw!r}, expected a whole number >= {minimum}"
+        )
     return raw
 
 
@@ -85,27 +90,41 @@ def _pattern(data: dict[str, Any], where: str, common: dict[str, str]) -> Profil
     if not isinstance(fires, list) or not all(
         isinstance(f, int) and not isinstance(f, bool) and 1 <= f <= cycle for f in fires
     ):
-        raise ProfileError(f"{where}: field fires must list press numbers between 1 and {cycle}, got {fires!r}")
+        raise ProfileError(
+            f"{where}: field fires must list press numbers between 1 and {cycle}, got {fires!r}"
+        )
     if len(set(fires)) != len(fires):
         raise ProfileError(f"{where}: field fires lists a press number twice")
     firing = probabilities(where, "firing", data.get("firing"))
     resets = _flag(where, "reset_on_reload", data.get("reset_on_reload", True))
-    return PatternProfile(**common, fires=tuple(sorted(fires)), cycle=cycle, firing=firing, reset_on_reload=resets)
+    return PatternProfile(
+        **common, fires=tuple(sorted(fires)), cycle=cycle, firing=firing, reset_on_reload=resets
+    )
 
 
 def _escalating(data: dict[str, Any], where: str, common: dict[str, str]) -> Profile:
     hazard = _numbers(where, "hazard", data.get("hazard"), "probabilities")
     if any(not 0.0 <= h <= 1.0 for h in hazard):
-        raise ProfileError(f"{where}: field hazard must hold probabilities between 0 and 1, got {list(hazard)}")
+        raise ProfileError(
+            f"{where}: field hazard must hold probabilities between 0 and 1, got {list(hazard)}"
+        )
     if any(b < a for a, b in zip(hazard, hazard[1:], strict=False)):
-        raise ProfileError(f"{where}: field hazard must never decrease (the chance escalates), got {list(hazard)}")
+        raise ProfileError(
+            f"{where}: field hazard must never decrease (the chance escalates), got {list(hazard)}"
+        )
     firing = probabilities(where, "firing", data.get("firing"))
     if firing[0] > 0:
-        raise ProfileError(f"{where}: field firing[0] is {firing[0]}, expected 0 (a firing press shoots a card)")
+        raise ProfileError(
+            f"{where}: field firing[0] is {firing[0]}, expected 0 (a firing press shoots a card)"
+        )
     raw_guarantee = data.get("guaranteed_after")
-    guarantee = None if raw_guarantee is None else _whole(where, "guaranteed_after", raw_guarantee, 0)
+    guarantee = (
+        None if raw_guarantee is None else _whole(where, "guaranteed_after", raw_guarantee, 0)
+    )
     if guarantee is None and hazard[-1] == 0.0:
-        raise ProfileError(f"{where}: field hazard ends at 0, so the launcher could never fire again")
+        raise ProfileError(
+            f"{where}: field hazard ends at 0, so the launcher could never fire again"
+        )
     resets = _flag(where, "reset_on_reload", data.get("reset_on_reload", True))
     return EscalatingProfile(
         **common, hazard=hazard, firing=firing, guaranteed_after=guarantee, reset_on_reload=resets
@@ -115,7 +134,9 @@ def _escalating(data: dict[str, Any], where: str, common: dict[str, str]) -> Pro
 def _band(where: str, index: int, raw: Any) -> LoadBand:
     field = f"bands[{index}]"
     if not isinstance(raw, dict) or set(raw) - {"min_loaded", "p"}:
-        raise ProfileError(f"{where}: field {field} must be a table with keys min_loaded and p, got {raw!r}")
+        raise ProfileError(
+            f"{where}: field {field} must be a table with keys min_loaded and p, got {raw!r}"
+        )
     minimum = _whole(where, f"{field}.min_loaded", raw.get("min_loaded"), 0)
     return LoadBand(minimum, probabilities(where, f"{field}.p", raw.get("p")))
 
@@ -127,7 +148,9 @@ def _load_dependent(data: dict[str, Any], where: str, common: dict[str, str]) ->
     bands = tuple(_band(where, i, item) for i, item in enumerate(raw))
     starts = [b.min_loaded for b in bands]
     if starts[0] != 0 or any(b <= a for a, b in zip(starts, starts[1:], strict=False)):
-        raise ProfileError(f"{where}: field bands.min_loaded must start at 0 and increase, got {starts}")
+        raise ProfileError(
+            f"{where}: field bands.min_loaded must start at 0 and increase, got {starts}"
+        )
     return LoadDependentProfile(**common, bands=bands)
 
 
@@ -142,14 +165,20 @@ _BUILDERS: dict[str, Callable[[dict[str, Any], str, dict[str, str]], Profile]] =
 def profile_from_dict(data: dict[str, Any], where: str) -> Profile:
     """Build a profile from parsed TOML; ``where`` names the file in errors."""
     if data.get("schema") != SCHEMA_VERSION:
-        raise ProfileError(f"{where}: field schema is {data.get('schema')!r}, expected {SCHEMA_VERSION}")
+        raise ProfileError(
+            f"{where}: field schema is {data.get('schema')!r}, expected {SCHEMA_VERSION}"
+        )
     kind = data.get("kind")
     if kind not in _BUILDERS:
-        raise ProfileError(f"{where}: field kind is {kind!r}, expected one of {', '.join(_BUILDERS)}")
+        raise ProfileError(
+            f"{where}: field kind is {kind!r}, expected one of {', '.join(_BUILDERS)}"
+        )
     unknown = sorted(set(data) - COMMON_KEYS - KIND_KEYS[kind])
     if unknown:
         allowed = ", ".join(sorted(COMMON_KEYS | KIND_KEYS[kind]))
-        raise ProfileError(f"{where}: unknown field(s) {', '.join(unknown)} for kind {kind}; expected {allowed}")
+        raise ProfileError(
+            f"{where}: unknown field(s) {', '.join(unknown)} for kind {kind}; expected {allowed}"
+        )
     common = {
         "name": str(data.get("name") or Path(where).stem),
         "source": str(data.get("source", "")),
@@ -195,8 +224,10 @@ def _read_profile_text(name_or_path: str) -> tuple[str, str]:
 def _toml_value(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"
-    if isinstance(value, int | float):
-        return repr(value)
+    if isinstance(value, int):
+        return str(int(value))
+    if isinstance(value, float):
+        return repr(float(value))  # numpy floats repr as np.float64(...), never valid TOML
     if isinstance(value, str):
         return json.dumps(value)
     return "[" + ", ".join(_toml_value(v) for v in value) + "]"
@@ -217,7 +248,9 @@ def profile_to_dict(profile: Profile) -> dict[str, Any]:
             data["guaranteed_after"] = profile.guaranteed_after
         data["reset_on_reload"] = profile.reset_on_reload
     elif isinstance(profile, LoadDependentProfile):
-        data["bands"] = [{"min_loaded": b.min_loaded, "p": list(b.probabilities)} for b in profile.bands]
+        data["bands"] = [
+            {"min_loaded": b.min_loaded, "p": list(b.probabilities)} for b in profile.bands
+        ]
     else:
         raise ProfileError(f"cannot write a profile of kind {profile.kind!r}")
     return data
@@ -233,7 +266,12 @@ def profile_to_toml(profile: Profile) -> str:
         else:
             lines.append(f"{key} = {_toml_value(value)}")
     for band in bands:
-        lines += ["", "[[bands]]", f"min_loaded = {band['min_loaded']}", f"p = {_toml_value(band['p'])}"]
+        lines += [
+            "",
+            "[[bands]]",
+            f"min_loaded = {band['min_loaded']}",
+            f"p = {_toml_value(band['p'])}",
+        ]
     return "\n".join(lines) + "\n"
 
 
