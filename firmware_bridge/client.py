@@ -288,6 +288,11 @@ class FirmwareClient:
     def connected(self) -> bool:
         return self._link is not None and not self._link.is_lost
 
+    def wait_for_disconnect(self, timeout: float | None = None) -> bool:
+        """Block until the launcher is unplugged (e.g. to show it in a UI); True if it was."""
+        link = self._link
+        return link is None or link.wait_lost(1e9 if timeout is None else timeout)
+
     def close(self) -> None:
         """Stop the motor if the link still works, then release the port. Idempotent."""
         with self._lock:

@@ -46,6 +46,8 @@ from hardware.mechanism import Mechanism, MechanismParams
 
 #: The longest the emulator thread sleeps when nothing is due (seconds).
 IDLE_WAIT_S = 0.05
+#: Model time given to cards still in the mouth when the emulator stops (seconds).
+LANDING_S = 1.0
 
 
 class Emulator:
@@ -109,6 +111,7 @@ class Emulator:
                 self._catch_up(self.now_ms())  # let cards already in the mouth land
             self._stopping = True
             self.board.power_off()
+            self.mechanism.advance(LANDING_S)  # motor off: cards already in the mouth land
             self._wake()
         if self._thread is not None and self._thread is not threading.current_thread():
             self._thread.join(timeout=5)

@@ -204,6 +204,11 @@ class FrameLink:
             return "the link was closed"
         return str(self._lost) if self._lost else "the serial port went away"
 
+    def wait_lost(self, timeout: float) -> bool:
+        """Block until the port goes away (an unplug), at most ``timeout`` s; True if it did."""
+        with self._cond:
+            return self._cond.wait_for(lambda: self._is_lost, timeout)
+
     def send(self, frame: bytes, *, forget_replies: bool = False) -> None:
         """Write one encoded frame; ``forget_replies`` drops stale replies first (a new command)."""
         with self._cond:

@@ -78,7 +78,9 @@ class GreedyBot(Bot):
             return plays[0] if plays else moves[-1]
         if pending is Decision.DRAWN:
             drawn = plays[0] if plays else None
-            keep = drawn is None or (drawn.card is not None and drawn.card.is_wild and len(game.hands[seat]) > 2)
+            keep = drawn is None or (
+                drawn.card is not None and drawn.card.is_wild and len(game.hands[seat]) > 2
+            )
             return moves[-1] if keep else drawn  # type: ignore[return-value]
         if not plays:
             return moves[-1]  # draw / pass
@@ -102,7 +104,7 @@ class GreedyBot(Bot):
         if stacks:
             return stacks[0]
         accused = len(game.hands[game.actor])
-        likely_guilty = 1 - 0.75 ** accused
+        likely_guilty = 1 - 0.75**accused
         return Move(MoveKind.CHALLENGE) if likely_guilty > 1 / 3 else Move(MoveKind.ACCEPT)
 
     def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:

@@ -14,7 +14,7 @@ ordering ever depends on ``PYTHONHASHSEED``.
 
 from __future__ import annotations
 
-from enum import Enum
+from enum import StrEnum
 from typing import Any, ClassVar
 
 from game.errors import GameError
@@ -26,7 +26,7 @@ class NotationError(GameError, ValueError):
     hint = "docs/notation.md lists every card code (R7, BS, Y+2, RH2, W+4, WAA…)"
 
 
-class Color(str, Enum):
+class Color(StrEnum):
     """The four suit colours; the value is the one-letter code used in notation."""
 
     RED = "R"
@@ -49,7 +49,7 @@ _COLOR_BY_TEXT = {c.value.lower(): c for c in Color} | {c.name.lower(): c for c 
 COLORS: tuple[Color, ...] = tuple(Color)
 
 
-class Kind(str, Enum):
+class Kind(StrEnum):
     """What a card is; the value is its code after the colour letter (wilds: the whole code)."""
 
     NUMBER = "#"
@@ -76,7 +76,13 @@ class Kind(str, Enum):
         return self.value.startswith("W")
 
     @property
-    def title(self) -> str:
+    def title(self) -> str:  # type: ignore[override]  # a name, not str.title()
+        """Human name of the kind: ``Hit 2``, ``Wild Attack-Attack``."""
+        return _TITLES[self]
+
+    @property
+    def label(self) -> str:
+        """Same as :attr:`title` (which shadows ``str.title``)."""
         return _TITLES[self]
 
 
@@ -105,7 +111,7 @@ _COLORED_BY_CODE = {k.value: k for k in Kind if not k.is_wild and k is not Kind.
 
 
 class Card:
-    """One card face. Immutable and interned: build with ``Card(kind, color, number)`` or ``Card.parse``."""
+    """One card face, immutable and interned: ``Card(kind, color, number)`` or ``Card.parse``."""
 
     __slots__ = ("kind", "color", "number", "code", "index")
     _interned: ClassVar[dict[tuple[Kind, Color | None, int | None], Card]] = {}
@@ -122,8 +128,13 @@ class Card:
         if card is None:
             _validate(kind, color, number)
             card = object.__new__(cls)
-            code = kind.value if kind.is_wild else f"{color.value}{number if kind is Kind.NUMBER else kind.value}"  # type: ignore[union-attr]
-            for name, value in (("kind", kind), ("color", color), ("number", number), ("code", code)):
+            code = _code(kind, color, number)
+            for name, value in (
+                ("kind", kind),
+                ("color", color),
+                ("number", number),
+                ("code", code),
+            ):
                 object.__setattr__(card, name, value)
             object.__setattr__(card, "index", len(cls._interned))
             cls._interned[key] = card
@@ -155,8 +166,8 @@ class Card:
     def title(self) -> str:
         """Human name: ``red 7``, ``blue Skip``, ``Wild Attack-Attack``."""
         if self.color is None:
-            return self.kind.title
-        what = str(self.number) if self.kind is Kind.NUMBER else self.kind.title
+            return self.kind.label
+        what = str(self.number) if self.kind is Kind.NUMBER else self.kind.label
         return f"{self.color.name.lower()} {what}"
 
     @classmethod
@@ -172,18 +183,24 @@ class Card:
 _PARSE_CACHE: dict[str, Card] = {}
 
 
+def _code(kind: Kind, color: Color | None, number: int | None) -> str:
+    if color is None:
+        return kind.value
+    return f"{color.value}{number if kind is Kind.NUMBER else kind.value}"
+
+
 def _validate(kind: Kind, color: Color | None, number: int | None) -> None:
     if kind.is_wild:
         if color is not None or number is not None:
-            raise NotationError(f"a {kind.title} has no colour and no number")
+            raise NotationError(f"a {kind.label} has no colour and no number")
         return
     if color is None:
-        raise NotationError(f"a {kind.title} card needs a colour")
+        raise NotationError(f"a {kind.label} card needs a colour")
     if kind is Kind.NUMBER:
         if number is None or not 0 <= number <= 9:
             raise NotationError(f"number cards carry 0-9, not {number!r}")
     elif number is not None:
-        raise NotationError(f"a {kind.title} card has no number")
+        raise NotationError(f"a {kind.label} card has no number")
 
 
 def _parse(text: str) -> Card:
@@ -193,18 +210,23 @@ def _parse(text: str) -> Card:
     if code[0] == "W":
         kind = _WILD_BY_CODE.get(code)
         if kind is None:
-            raise NotationError(f"unknown wild card {text!r}: expected one of {', '.join(_WILD_BY_CODE)}")
+            raise NotationError(
+                f"unknown wild card {text!r}: expected one of {', '.join(_WILD_BY_CODE)}"
+            )
         return Card(kind)
     color = Color.parse(code[0]) if code[0] in "RBGY" else None
     if color is None:
-        raise NotationError(f"card {text!r} must start with a colour R, B, G, Y or with W for a wild")
+        raise NotationError(
+            f"card {text!r} must start with a colour R, B, G, Y or with W for a wild"
+        )
     rest = code[1:]
     if rest.isdigit() and len(rest) == 1:
         return Card(Kind.NUMBER, color, int(rest))
     kind = _COLORED_BY_CODE.get(rest)
     if kind is None:
         raise NotationError(
-            f"unknown card {text!r}: after the colour expected 0-9 or one of {', '.join(_COLORED_BY_CODE)}"
+            f"unknown card {text!r}: after the colour expected 0-9 or "
+            f"one of {', '.join(_COLORED_BY_CODE)}"
         )
     return Card(kind, color)
 

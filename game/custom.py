@@ -39,7 +39,9 @@ def load_custom(path: str | Path) -> tuple[Step, ...]:
     try:
         data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
     except OSError as error:
-        raise RulesetError(f"cannot read the custom-card file {where}: {error.strerror or error}") from None
+        raise RulesetError(
+            f"cannot read the custom-card file {where}: {error.strerror or error}"
+        ) from None
     except tomllib.TOMLDecodeError as error:
         raise RulesetError(f"{where}: not valid TOML ({error})") from None
     return custom_steps(data, where)
@@ -49,14 +51,18 @@ def custom_steps(data: dict[str, Any], where: str) -> tuple[Step, ...]:
     """Validate the parsed TOML of a custom card."""
     unknown = sorted(set(data) - {"name", "description", "effects", "effect"})
     if unknown:
-        raise RulesetError(f"{where}: unknown key(s) {', '.join(unknown)} (expected name, description, effects)")
+        raise RulesetError(
+            f"{where}: unknown key(s) {', '.join(unknown)} (expected name, description, effects)"
+        )
     raw = data.get("effects", data.get("effect"))
     if not isinstance(raw, list) or not raw:
-        raise RulesetError(f"{where}: expected a non-empty list `effects = [\"choose_color\", ...]`")
+        raise RulesetError(f'{where}: expected a non-empty list `effects = ["choose_color", ...]`')
     steps = tuple(parse_step(item, f"{where} effects[{i}]") for i, item in enumerate(raw))
     for i, step in enumerate(steps):
         if step.name in _FIRST_CARD_ONLY:
-            raise RulesetError(f"{where} effects[{i}]: block {step.name!r} cannot be used on a custom card")
+            raise RulesetError(
+                f"{where} effects[{i}]: block {step.name!r} cannot be used on a custom card"
+            )
         if step.name == "trade_hands" and not any(s.name == "target" for s in steps[:i]):
             raise RulesetError(f"{where} effects[{i}]: trade_hands needs a target block before it")
         if step.get("who") == "target" and not any(s.name == "target" for s in steps[:i]):

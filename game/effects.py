@@ -12,7 +12,7 @@ the decision move. Who "next" is comes from the engine's turn pointer
 Blocks (arguments in brackets, defaults after ``=``):
 
 ========================  ===================================================================
-``choose_color [who=self]``  the player (``who=next``: the next player, first card only) picks a colour
+``choose_color [who=self]``  the player picks a colour (``who=next``: the next one; first card)
 ``skip``                  the next player loses their turn
 ``reverse``               reverse the direction (with two players: acts as a Skip)
 ``play_again``            option ``skip_reverse_play_again``: play one more card, or pass
@@ -90,7 +90,7 @@ def hit(game: Game, step: Step) -> bool:
             return False
         victim = game._actor
     else:
-        victim = game._target if who == "target" else game._next(game._pos)
+        victim = game._victim(who)
     if game._can_stack():
         total = game._stack + n
         if game._holds_stack_card(victim):
@@ -146,7 +146,7 @@ def everyone_hits(game: Game, step: Step) -> bool:
 
 
 def hit_until_fire(game: Game, step: Step) -> bool:
-    victim = game._target if step.get("who") == "target" else game._next(game._pos)
+    victim = game._victim(step.get("who", "next"))
     cap = game.ruleset.options["hit_fire_cap"]
     for _ in range(cap):
         if game._press(victim, step.get("reason") or "hit-fire"):
@@ -187,7 +187,9 @@ def challenge(game: Game, step: Step) -> bool:
     if can_challenge or stackable:
         game._stack += n
         game._stack_reason, game._stack_skips = reason, True
-        game._challenge = (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+        game._challenge = (
+            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+        )
         return game._ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
     total, game._stack = game._stack + n, 0
     game._hit(victim, total, reason)
@@ -256,8 +258,12 @@ def check_step(step: Step, where: str) -> None:
     for key, value in step.args:
         if key not in allowed:
             expected = ", ".join(allowed) or "no arguments"
-            raise RulesetError(f"{where}: block {step.name} has no argument {key!r} (takes {expected})")
+            raise RulesetError(
+                f"{where}: block {step.name} has no argument {key!r} (takes {expected})"
+            )
         if key in _NUMERIC and not (value.isdigit() and 0 < int(value) <= 50):
             raise RulesetError(f"{where}: {step.name} {key}={value!r} must be a whole number 1-50")
         if allowed[key] and value not in allowed[key]:
-            raise RulesetError(f"{where}: {step.name} {key}={value!r}: expected one of {', '.join(allowed[key])}")
+            raise RulesetError(
+                f"{where}: {step.name} {key}={value!r}: expected one of {', '.join(allowed[key])}"
+            )

@@ -27,13 +27,14 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from game.cards import COLORS, Card, Color, Kind, sort_key
-from game.chance import Chance, derive_seed, fresh_seed, seeded
+from game.chance import Chance, fresh_seed, seeded
 from game.effects import BLOCKS
 from game.errors import IllegalMove, RulesetError
+from game.explain import explain, explain_table
 from game.moves import Decision, Move, MoveKind
 from game.rulesets import Ruleset, Step, load_ruleset
-from game.table import TableMixin
-from launcher.base import DrawPile, Launcher
+from game.table import TableMixin, open_game_launcher
+from launcher.base import Launcher
 
 Event = dict[str, Any]
 EventCallback = Callable[[Event], None]
@@ -56,22 +57,6 @@ def _play_move(card: Card) -> Move:
     return move
 
 
-def open_game_launcher(ruleset: Ruleset, launcher: Launcher[Any] | str | None, seed: int) -> tuple[Launcher[Any], bool]:
-    """The launcher to play with, and whether the game owns (and closes) it.
-
-    ``None``: a :class:`DrawPile` for pile rulesets, else the default spec
-    (``$UNO_ATTACK_LAUNCHER`` or ``sim://``); ``"pile://"``: a draw pile; other
-    text: a launcher spec, seeded from the game seed when it names no seed.
-    """
-    if isinstance(launcher, Launcher) or (launcher is not None and not isinstance(launcher, str)):
-        return launcher, False
-    if launcher == "pile://" or (launcher is None and ruleset.draws_from_pile):
-        return DrawPile(), True
-    from launcher.spec import open_launcher
-
-    return open_launcher(launcher, default_seed=derive_seed(seed, "launcher")), True
-
-
 class Game(TableMixin):
     """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`."""
 
@@ -86,7 +71,9 @@ class Game(TableMixin):
         on_event: EventCallback | None = None,
         owns_launcher: bool = False,
     ) -> None:
-        self.names = [f"P{i}" for i in range(players)] if isinstance(players, int) else list(players)
+        self.names = (
+            [f"P{i}" for i in range(players)] if isinstance(players, int) else list(players)
+        )
         self.num_players = len(self.names)
         ruleset.check_players(self.num_players)
         self.ruleset = ruleset
@@ -97,7 +84,8 @@ class Game(TableMixin):
         self._chance = chance
         self._owns_launcher = owns_launcher
         self._challenge_steps = {
-            kind: next((s for s in steps if s.name == "challenge"), None) for kind, steps in ruleset.effects.items()
+            kind: next((s for s in steps if s.name == "challenge"), None)
+            for kind, steps in ruleset.effects.items()
         }
         self.scores = [0] * self.num_players
         self.round_number = 0
@@ -131,7 +119,15 @@ class Game(TableMixin):
         rules.check_players(count)
         device, owned = open_game_launcher(rules, launcher, seed)
         try:
-            return cls(rules, players, device, seeded(seed), seed=seed, on_event=on_event, owns_launcher=owned)
+            return cls(
+                rules,
+                players,
+                device,
+                seeded(seed),
+                seed=seed,
+                on_event=on_event,
+                owns_launcher=owned,
+            )
         except BaseException:
             if owned:
                 device.close()
@@ -175,7 +171,11 @@ class Game(TableMixin):
     @property
     def uno_pending(self) -> int | None:
         """The seat that is down to one card and has not called UNO yet (it can still be caught)."""
-        if self._uno_open is not None and not self._uno_called and len(self.hands[self._uno_open]) == 1:
+        if (
+            self._uno_open is not None
+            and not self._uno_called
+            and len(self.hands[self._uno_open]) == 1
+        ):
             return self._uno_open
         return None
 
@@ -238,13 +238,19 @@ class Game(TableMixin):
         for card in hand:
             if card in seen:
                 continue
-            if card.color is None or card.color is color or (card.kind is kind and card.number == number):
+            if (
+                card.color is None
+                or card.color is color
+                or (card.kind is kind and card.number == number)
+            ):
                 seen[card] = None
         if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
             seen.pop(hand[0], None)
         if not self.ruleset.options["wild_draw_bluff"]:
             for card in list(seen):
-                if self._challenge_steps.get(card.kind) is not None and self._would_be_guilty(seat, card):
+                if self._challenge_steps.get(card.kind) is not None and self._would_be_guilty(
+                    seat, card
+                ):
                     del seen[card]
         return list(seen)
 
@@ -258,8 +264,11 @@ class Game(TableMixin):
         if self.ruleset.options["jump_in"] and self.pending is Decision.TURN:
             top = self.discard[-1]
             if top.color is not None:
-                moves += [Move.play(top, by=s) for s in range(self.num_players)
-                          if s != self.decider and top in self.hands[s]]
+                moves += [
+                    Move.play(top, by=s)
+                    for s in range(self.num_players)
+                    if s != self.decider and top in self.hands[s]
+                ]
         return moves
 
     def seat_of(self, move: Move) -> int | None:
@@ -282,7 +291,7 @@ class Game(TableMixin):
             return
         legal = self._legal if self._legal is not None else self.legal_moves()
         if move not in legal:
-            raise IllegalMove(self._explain(move))
+            raise IllegalMove(explain(self, move))
         self._legal = None
         seat = self.decider
         if self._uno_open is not None and seat != self._uno_open:
@@ -359,8 +368,13 @@ class Game(TableMixin):
 
     def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> None:
         accused = self._actor
-        self._emit("challenge", player=seat, accused=accused, guilty=self._guilty,
-                   hand=[c.code for c in self.hands[accused]])
+        self._emit(
+            "challenge",
+            player=seat,
+            accused=accused,
+            guilty=self._guilty,
+            hand=[c.code for c in self.hands[accused]],
+        )
         if self._guilty:
             self._hit(accused, guilty_n, "challenge")
         else:
@@ -373,7 +387,7 @@ class Game(TableMixin):
             self._penalize(move)
             return
         if move not in self.table_moves():
-            raise IllegalMove(self._explain_table(move))
+            raise IllegalMove(explain_table(move))
         self._legal = None
         if move.kind is MoveKind.UNO:
             self._uno_called = True
@@ -392,7 +406,9 @@ class Game(TableMixin):
         presses = self.ruleset.options["suggestion_penalty"]
         seat = move.target
         if not presses or self.is_game_over() or self.is_round_over() or seat is None:
-            raise IllegalMove("the suggestion penalty is off (option suggestion_penalty) or the round is over")
+            raise IllegalMove(
+                "the suggestion penalty is off (option suggestion_penalty) or the round is over"
+            )
         if not 0 <= seat < self.num_players:
             raise IllegalMove(f"there is no seat {seat}")
         self._legal = None
@@ -414,8 +430,12 @@ class Game(TableMixin):
         self._target = None
         self._hand_shrank(seat)
         steps = self.ruleset.effects.get(card.kind, ())
-        if card.kind is Kind.NUMBER and self.ruleset.options["seven_zero"] and card.number in _SEVEN_ZERO:
-            steps = steps + _SEVEN_ZERO[card.number]  # type: ignore[index]
+        if (
+            card.kind is Kind.NUMBER
+            and self.ruleset.options["seven_zero"]
+            and card.number in _SEVEN_ZERO
+        ):
+            steps = steps + _SEVEN_ZERO[card.number]
         self._queue = deque(steps)
         self._run()
 
@@ -429,7 +449,12 @@ class Game(TableMixin):
             return any(c.color is self.active_color and c.color is not None for c in others)
         top, color = self.discard[-1], self.active_color
         return any(
-            c is not card and (c.color is None or c.color is color or (c.kind is top.kind and c.number == top.number))
+            c is not card
+            and (
+                c.color is None
+                or c.color is color
+                or (c.kind is top.kind and c.number == top.number)
+            )
             for c in others
         )
 
@@ -494,6 +519,12 @@ class Game(TableMixin):
     def _next(self, seat: int) -> int:
         return (seat + self.direction) % self.num_players
 
+    def _victim(self, who: str) -> int:
+        """The chosen target (``who=target``) or the next player from the turn pointer."""
+        if who == "target" and self._target is not None:
+            return self._target
+        return self._next(self._pos)
+
     def _actor_out(self) -> bool:
         return self._out is not None and self._out == self._actor
 
@@ -532,7 +563,9 @@ class Game(TableMixin):
             self.hands[seat].extend(cards)
             if seat == self._uno_open:
                 self._uno_open = None
-        self._emit("hit", player=seat, reason=reason, cards=[c.code for c in cards], counted=volley.counted)
+        self._emit(
+            "hit", player=seat, reason=reason, cards=[c.code for c in cards], counted=volley.counted
+        )
         return cards
 
     def _reload(self) -> None:
@@ -550,48 +583,6 @@ class Game(TableMixin):
         self.events.append(event)
         if self.on_event is not None:
             self.on_event(event)
-
-    # -- illegal-move messages ----------------------------------------------------------
-    def _explain(self, move: Move) -> str:
-        pending, seat = self.pending, self.decider
-        if pending is Decision.GAME_OVER:
-            return "the game is over"
-        if pending is Decision.ROUND_OVER:
-            return "the round is over: start the next round first"
-        wanted = " ".join(str(m) for m in self.legal_moves())
-        if move.kind is MoveKind.PLAY and move.card is not None:
-            why = self._why_not_playable(seat, move.card)
-            if why:
-                return f"seat {seat} cannot play {move.card}: {why}"
-        return f"{move} is not a legal move now: the game waits for {pending.value} from seat {seat} ({wanted})"
-
-    def _why_not_playable(self, seat: int, card: Card) -> str:
-        pending = self.pending
-        if card not in self.hands[seat]:
-            return f"seat {seat} does not hold {card}"
-        if pending is Decision.DRAWN:
-            return f"after drawing only the drawn card {self._drawn} may be played"
-        if pending in (Decision.STACK, Decision.CHALLENGE):
-            kinds = ", ".join(sorted(k.title for k in self.ruleset.stack_kinds))
-            return f"only a stack card ({kinds}) may be played on a stack" if self._can_stack() else (
-                "stacking is off (options mega_hit_stack / stack_draws)")
-        if pending not in (Decision.TURN, Decision.PLAY_AGAIN):
-            return f"the game waits for {pending.value}, not a card"
-        if card.kind is Kind.TRADE_HANDS and len(self.hands[seat]) == 1:
-            return "you cannot go out on a Trade Hands"
-        if card.is_wild:
-            return f"a {card.kind.title} is legal only when you hold no card of the active colour"
-        top, color = self.discard[-1], self.active_color
-        return (f"it matches neither the colour {color.name.lower() if color else '-'} nor the "
-                f"{'number' if top.kind is Kind.NUMBER else 'symbol'} of the top card {top}")
-
-    def _explain_table(self, move: Move) -> str:
-        if move.kind is MoveKind.UNO:
-            return "no one can call UNO now: it is called after playing the next-to-last card"
-        if move.kind is MoveKind.CATCH:
-            return (f"seat {move.target} cannot be caught: only a player down to one card who has not "
-                    "called UNO, before the next player begins, by another seat")
-        return f"{move}: jump-in needs option jump_in and a card identical to the top card, out of turn"
 
 
 _HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {

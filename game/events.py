@@ -8,11 +8,12 @@ The log is complete enough to replay a game and account for every card
 ==============  ==============================================================================
 ``game_start``  ruleset, players, seed, options, launcher, deck
 ``dealer``      seat (first dealer), turned (the card each player turned to pick the dealer)
-``deal``        round, dealer, hands, starter, returned (first cards put back), loaded (launcher, bottom first)
+``deal``        round, dealer, hands, starter, returned (cards put back), loaded (bottom first)
 ``play``        player, card, reason (turn, drawn, play-again, stack, jump-in)
 ``color``       player, color                ``target``  player, target
 ``draw``        player (chose to draw / press once)
-``hit``         player, reason (draw, hit1, hit2, hit4, draw1, draw2, draw4, attack, all-hit, hit-fire,
+``hit``         player, reason (draw, hit1, hit2, hit4, draw1, draw2, draw4, attack, all-hit,
+                hit-fire,
                 uno-penalty, challenge, suggestion-penalty…), cards, counted — one per press
 ``reload``      cards (the discard pile except its top card, shuffled, loaded bottom first)
 ``skip``        player            ``reverse``  direction (1 = left/clockwise, -1 = right)
@@ -38,8 +39,27 @@ from typing import IO, Any
 from game.errors import GameError
 
 EVENT_TYPES = (
-    "game_start", "dealer", "deal", "play", "color", "target", "draw", "hit", "reload", "skip", "reverse",
-    "discard", "trade", "rotate", "give", "uno", "challenge", "accept", "take", "pass", "round_end",
+    "game_start",
+    "dealer",
+    "deal",
+    "play",
+    "color",
+    "target",
+    "draw",
+    "hit",
+    "reload",
+    "skip",
+    "reverse",
+    "discard",
+    "trade",
+    "rotate",
+    "give",
+    "uno",
+    "challenge",
+    "accept",
+    "take",
+    "pass",
+    "round_end",
     "game_end",
 )
 
@@ -70,6 +90,6 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
             except json.JSONDecodeError as error:
                 raise GameError(f"{path}:{number}: not a JSON event ({error.msg})") from None
             if not isinstance(event, dict) or "type" not in event:
-                raise GameError(f"{path}:{number}: an event must be an object with a \"type\"")
+                raise GameError(f'{path}:{number}: an event must be an object with a "type"')
             events.append(event)
     return events

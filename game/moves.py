@@ -20,12 +20,12 @@ stack, call or catch UNO. ``Move.parse(str(m)) == m`` (``docs/notation.md``)::
 from __future__ import annotations
 
 from dataclasses import dataclass
-from enum import Enum
+from enum import StrEnum
 
 from game.cards import Card, Color, NotationError
 
 
-class Decision(str, Enum):
+class Decision(StrEnum):
     """What the game is waiting for, and from whom (:attr:`game.Game.decider`)."""
 
     TURN = "turn"  #: play a card or draw
@@ -40,7 +40,7 @@ class Decision(str, Enum):
     GAME_OVER = "game_over"  #: nothing left to do
 
 
-class MoveKind(str, Enum):
+class MoveKind(StrEnum):
     PLAY = "play"
     DRAW = "draw"
     COLOR = "color"
@@ -55,7 +55,14 @@ class MoveKind(str, Enum):
     PENALIZE = "penalize"
 
 
-_BARE = {MoveKind.DRAW, MoveKind.CHALLENGE, MoveKind.ACCEPT, MoveKind.PASS, MoveKind.TAKE, MoveKind.UNO}
+_BARE = {
+    MoveKind.DRAW,
+    MoveKind.CHALLENGE,
+    MoveKind.ACCEPT,
+    MoveKind.PASS,
+    MoveKind.TAKE,
+    MoveKind.UNO,
+}
 
 
 @dataclass(frozen=True, slots=True)

@@ -10,6 +10,7 @@ with their type, choices and documentation; a ruleset file only sets defaults.
 
 from __future__ import annotations
 
+import functools
 import tomllib
 from collections.abc import Mapping
 from dataclasses import dataclass, field, replace
@@ -46,7 +47,7 @@ class Step:
 
 @dataclass(frozen=True)
 class Option:
-    """A rule option: name, type (``bool``, ``int``, ``str`` or ``choice``), choices, default, meaning."""
+    """A rule option: name, type (bool, int, str or choice), choices, default, meaning."""
 
     name: str
     kind: str
@@ -104,50 +105,123 @@ OPTIONS: dict[str, Option] = {
         Option("hand_size", "int", None, "cards dealt to each player (ruleset default)", minimum=1),
         Option("target", "int", None, "score that ends the game (ruleset default)", minimum=1),
         Option(
-            "scoring", "choice", "winner",
-            "winner: the round winner scores the cards left in the other hands, first to the target wins; "
-            "lowest: everyone is charged the cards they hold, when someone reaches the target the lowest "
+            "scoring",
+            "choice",
+            "winner",
+            "winner: the round winner scores the cards left in the other hands, first to the "
+            "target wins; lowest: everyone is charged the cards they hold, when someone reaches "
+            "the target the lowest "
             "total wins",
             choices=("winner", "lowest"),
         ),
         Option(
-            "skip_reverse_play_again", "choice", "two_player_only",
-            "always: after a Skip or Reverse you may play one more card ([002]); two_player_only: only the "
+            "skip_reverse_play_again",
+            "choice",
+            "two_player_only",
+            "always: after a Skip or Reverse you may play one more card ([002]); "
+            "two_player_only: only the "
             "two-player game gives the extra play, through the Skip itself (original sheet)",
             choices=("always", "two_player_only"),
         ),
-        Option("mega_hit_stack", "bool", False,
-               "a player hit by a Hit card or Wild Attack-Attack may stack one of the ruleset's stack cards "
-               "instead of pressing; the last player presses the total"),
-        Option("stack_draws", "bool", False,
-               "house rule: stack Draw Two / Wild Draw Four (pocket: Draw One / Wild Draw 2) onto a draw card"),
-        Option("hit_fire_cap", "int", 50,
-               "Wild Hit-Fire: the victim presses until cards fire, at most this many presses", minimum=1),
-        Option("uno_penalty", "int", 2, "presses (or draws) for a player caught not calling UNO", minimum=0),
-        Option("draw_until_playable", "bool", False,
-               "house rule [004]: draw until you can play, at most draw_until_cap cards"),
+        Option(
+            "mega_hit_stack",
+            "bool",
+            False,
+            "a player hit by a Hit card or Wild Attack-Attack may stack one of the ruleset's "
+            "stack cards "
+            "instead of pressing; the last player presses the total",
+        ),
+        Option(
+            "stack_draws",
+            "bool",
+            False,
+            "house rule: stack Draw Two / Wild Draw Four (pocket: Draw One / Wild Draw 2) "
+            "onto a draw card",
+        ),
+        Option(
+            "hit_fire_cap",
+            "int",
+            50,
+            "Wild Hit-Fire: the victim presses until cards fire, at most this many presses",
+            minimum=1,
+        ),
+        Option(
+            "uno_penalty",
+            "int",
+            2,
+            "presses (or draws) for a player caught not calling UNO",
+            minimum=0,
+        ),
+        Option(
+            "draw_until_playable",
+            "bool",
+            False,
+            "house rule [004]: draw until you can play, at most draw_until_cap cards",
+        ),
         Option("draw_until_cap", "int", 10, "cap for draw_until_playable", minimum=1),
-        Option("seven_zero", "bool", False,
-               "house rule: a 7 trades hands with a chosen player, a 0 passes every hand along"),
-        Option("jump_in", "bool", False,
-               "house rule: a player holding a card identical to the top card may play it out of turn"),
-        Option("suggestion_penalty", "int", 0,
-               "original sheet: a player who suggests a card presses this many times (4); 0 = off",
-               minimum=0),
-        Option("wild_draw_bluff", "bool", True,
-               "a Wild Draw Four / Pocket Wild Draw 2 may be played illegally, and a challenge catches it; "
-               "false = it is only playable when legal and cannot be challenged"),
-        Option("challenges", "bool", True, "the victim of a Wild Draw Four / Wild Draw 2 may challenge it"),
-        Option("wilds", "int", None, "number of plain Wild cards (classic 8 = 112 cards; 4 = the 108-card deck)",
-               minimum=0),
-        Option("empty_launcher", "choice", "reload",
-               "reload: when a press finds the launcher empty, shuffle the discard pile except its top card "
-               "into it and finish the hit (rules.md 2.3); dry: the press yields nothing",
-               choices=("reload", "dry")),
-        Option("round_turn_limit", "int", 5000,
-               "safety: a round with this many turns ends with no winner (0 = no limit)", minimum=0),
-        Option("custom", "str", "",
-               "TOML file defining the Wild Customizable action (docs/rules.md); empty = the default action"),
+        Option(
+            "seven_zero",
+            "bool",
+            False,
+            "house rule: a 7 trades hands with a chosen player, a 0 passes every hand along",
+        ),
+        Option(
+            "jump_in",
+            "bool",
+            False,
+            "house rule: a player holding a card identical to the top card may play it out of turn",
+        ),
+        Option(
+            "suggestion_penalty",
+            "int",
+            0,
+            "original sheet: a player who suggests a card presses this many times (4); 0 = off",
+            minimum=0,
+        ),
+        Option(
+            "wild_draw_bluff",
+            "bool",
+            True,
+            "a Wild Draw Four / Pocket Wild Draw 2 may be played illegally, and a challenge "
+            "catches it; "
+            "false = it is only playable when legal and cannot be challenged",
+        ),
+        Option(
+            "challenges",
+            "bool",
+            True,
+            "the victim of a Wild Draw Four / Wild Draw 2 may challenge it",
+        ),
+        Option(
+            "wilds",
+            "int",
+            None,
+            "number of plain Wild cards (classic 8 = 112 cards; 4 = the 108-card deck)",
+            minimum=0,
+        ),
+        Option(
+            "empty_launcher",
+            "choice",
+            "reload",
+            "reload: when a press finds the launcher empty, shuffle the discard pile except "
+            "its top card "
+            "into it and finish the hit (rules.md 2.3); dry: the press yields nothing",
+            choices=("reload", "dry"),
+        ),
+        Option(
+            "round_turn_limit",
+            "int",
+            5000,
+            "safety: a round with this many turns ends with no winner (0 = no limit)",
+            minimum=0,
+        ),
+        Option(
+            "custom",
+            "str",
+            "",
+            "TOML file defining the Wild Customizable action (docs/rules.md); "
+            "empty = the default action",
+        ),
     )
 }
 
@@ -191,7 +265,8 @@ class Ruleset:
         """Raise RulesetError unless ``players`` can play this ruleset with this deck."""
         if not self.min_players <= players <= self.max_players:
             raise RulesetError(
-                f"ruleset {self.id} is for {self.min_players}-{self.max_players} players, not {players}"
+                f"ruleset {self.id} is for {self.min_players}-{self.max_players} players, "
+                f"not {players}"
             )
         if players * self.hand_size + 1 > len(self.deck):
             raise RulesetError(
@@ -201,7 +276,9 @@ class Ruleset:
 
 
 # -- loading ------------------------------------------------------------------
+@functools.cache
 def _read(name: str) -> dict[str, Any]:
+    """The parsed TOML of one data file (cached: callers must not mutate it)."""
     try:
         text = resources.files("game.ruleset_data").joinpath(f"{name}.toml").read_text("utf-8")
     except FileNotFoundError:
@@ -217,8 +294,10 @@ def parse_step(raw: Any, where: str) -> Step:
         data = dict(raw)
         name = data.pop("block", None)
         if not isinstance(name, str):
-            raise RulesetError(f"{where}: an effect table needs block = \"NAME\"")
-        args = tuple((str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in data.items())
+            raise RulesetError(f'{where}: an effect table needs block = "NAME"')
+        args = tuple(
+            (str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in data.items()
+        )
     elif isinstance(raw, str) and raw.split():
         name, *rest = raw.split()
         pairs = []
@@ -275,7 +354,9 @@ def _points(table: Mapping[str, Any], where: str) -> dict[Kind, int]:
     return {_kind(code, where): int(value) for code, value in table.items() if code != "number"}
 
 
-def resolve_options(ruleset_id: str, file_defaults: Mapping[str, Any], given: Mapping[str, Any]) -> dict[str, Any]:
+def resolve_options(
+    ruleset_id: str, file_defaults: Mapping[str, Any], given: Mapping[str, Any]
+) -> dict[str, Any]:
     """Global defaults, then the ruleset's, then the caller's; unknown names are errors."""
     values = {name: option.default for name, option in OPTIONS.items()}
     for source, mapping in (("ruleset " + ruleset_id, file_defaults), ("options", given)):
@@ -290,10 +371,14 @@ def resolve_options(ruleset_id: str, file_defaults: Mapping[str, Any], given: Ma
     return values
 
 
-def load_ruleset(ruleset_id: str = DEFAULT_RULESET, options: Mapping[str, Any] | None = None) -> Ruleset:
+def load_ruleset(
+    ruleset_id: str = DEFAULT_RULESET, options: Mapping[str, Any] | None = None
+) -> Ruleset:
     """The ruleset ``ruleset_id`` with ``options`` applied over its defaults."""
     if ruleset_id not in RULESET_IDS:
-        raise RulesetError(f"unknown ruleset {ruleset_id!r}", hint=f"choose one of: {', '.join(RULESET_IDS)}")
+        raise RulesetError(
+            f"unknown ruleset {ruleset_id!r}", hint=f"choose one of: {', '.join(RULESET_IDS)}"
+        )
     common, data = _read("common"), _read(ruleset_id)
     where = f"ruleset {ruleset_id}"
     try:
@@ -303,7 +388,11 @@ def load_ruleset(ruleset_id: str = DEFAULT_RULESET, options: Mapping[str, Any] |
 
 
 def _build(
-    ruleset_id: str, common: dict[str, Any], data: dict[str, Any], given: Mapping[str, Any], where: str
+    ruleset_id: str,
+    common: dict[str, Any],
+    data: dict[str, Any],
+    given: Mapping[str, Any],
+    where: str,
 ) -> Ruleset:
     values = resolve_options(ruleset_id, data.get("options", {}), given)
     effects = _steps_table({**common["effects"], **data.get("effects", {})}, f"{where} effects")
@@ -328,7 +417,9 @@ def _build(
         play_after_draw=bool(data["play_after_draw"]),
         points=_points({**common["points"], **data.get("points", {})}, f"{where} points"),
         effects=effects,
-        first_card=_steps_table({**common["first_card"], **data.get("first_card", {})}, f"{where} first_card"),
+        first_card=_steps_table(
+            {**common["first_card"], **data.get("first_card", {})}, f"{where} first_card"
+        ),
         stack_kinds=frozenset(_kind(code, where) for code in data.get("stack", [])),
         options=values,
     )
@@ -348,7 +439,7 @@ def describe(ruleset_id: str) -> dict[str, Any]:
     ruleset = load_ruleset(ruleset_id)
     counts: dict[str, int] = {}
     for card in ruleset.deck:
-        label = card.kind.title if card.kind is not Kind.NUMBER else f"number {card.number}"
+        label = card.kind.label if card.kind is not Kind.NUMBER else f"number {card.number}"
         counts[label] = counts.get(label, 0) + 1
     return {
         "id": ruleset.id,
@@ -359,8 +450,13 @@ def describe(ruleset_id: str) -> dict[str, Any]:
         "hand_size": ruleset.hand_size,
         "target": ruleset.target,
         "players": [ruleset.min_players, ruleset.max_players],
-        "draw": "draw pile (one card per draw)" if ruleset.draws_from_pile else "launcher (every press a hit)",
-        "effects": {kind.value: [str(s) for s in steps] for kind, steps in ruleset.effects.items()
-                    if any(card.kind is kind for card in ruleset.deck)},
+        "draw": "draw pile (one card per draw)"
+        if ruleset.draws_from_pile
+        else "launcher (every press a hit)",
+        "effects": {
+            kind.value: [str(s) for s in steps]
+            for kind, steps in ruleset.effects.items()
+            if any(card.kind is kind for card in ruleset.deck)
+        },
         "options": dict(ruleset.options),
     }

@@ -107,9 +107,12 @@ def offer_table_moves(game: Game, bots: Sequence[Bot]) -> None:
 def play_game(config: SimConfig, index: int) -> GameResult:
     """Play game ``index`` of the run described by ``config``."""
     seed = game_seed(config.seed, index)
-    bots = [make_bot(config.bot_for(s), derive_seed(seed, f"bot:{s}")) for s in range(config.players)]
-    with Game.new(config.ruleset, config.players, launcher=config.launcher, seed=seed,
-                  options=config.options) as game:
+    bots = [
+        make_bot(config.bot_for(s), derive_seed(seed, f"bot:{s}")) for s in range(config.players)
+    ]
+    with Game.new(
+        config.ruleset, config.players, launcher=config.launcher, seed=seed, options=config.options
+    ) as game:
         run_game(game, bots)
     hits = cards = 0
     for event in game.events:
@@ -117,8 +120,14 @@ def play_game(config: SimConfig, index: int) -> GameResult:
             hits += 1
             cards += len(event["cards"])
     return GameResult(
-        index=index, seed=seed, winner=game.winner, rounds=game.round_number, turns=game.total_turns,
-        hits=hits, cards_launched=cards, scores=list(game.scores),
+        index=index,
+        seed=seed,
+        winner=game.winner,
+        rounds=game.round_number,
+        turns=game.total_turns,
+        hits=hits,
+        cards_launched=cards,
+        scores=list(game.scores),
         events=game.events if config.keep_events else [],
     )
 
@@ -161,7 +170,12 @@ def summarize(config: SimConfig, results: Sequence[GameResult]) -> dict[str, Any
         if r.winner is not None:
             wins[r.winner] += 1
     seats = [
-        {"seat": s, "bot": config.bot_for(s), "wins": wins[s], "win_rate": wins[s] / games if games else 0.0}
+        {
+            "seat": s,
+            "bot": config.bot_for(s),
+            "wins": wins[s],
+            "win_rate": wins[s] / games if games else 0.0,
+        }
         for s in range(config.players)
     ]
     return {
@@ -188,11 +202,15 @@ def _per_bot(seats: list[dict[str, Any]], games: int) -> list[dict[str, Any]]:
     for name in dict.fromkeys(s["bot"] for s in seats):
         mine = [s for s in seats if s["bot"] == name]
         won = sum(s["wins"] for s in mine)
-        out.append({
-            "bot": name, "seats": [s["seat"] for s in mine], "wins": won,
-            "win_rate": won / games if games else 0.0,
-            "win_rate_per_seat": won / (games * len(mine)) if games else 0.0,
-        })
+        out.append(
+            {
+                "bot": name,
+                "seats": [s["seat"] for s in mine],
+                "wins": won,
+                "win_rate": won / games if games else 0.0,
+                "win_rate_per_seat": won / (games * len(mine)) if games else 0.0,
+            }
+        )
     return out
 
 
@@ -203,14 +221,20 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"launcher {summary['launcher']}, bots {','.join(summary['bots'])}",
     ]
     rows = [
-        ("games", summary["games"]), ("rounds", summary["rounds"]), ("turns", summary["turns"]),
-        ("hits (presses)", summary["hits"]), ("cards launched", summary["cards_launched"]),
+        ("games", summary["games"]),
+        ("rounds", summary["rounds"]),
+        ("turns", summary["turns"]),
+        ("hits (presses)", summary["hits"]),
+        ("cards launched", summary["cards_launched"]),
         ("mean cards per hit", f"{summary['mean_cards_per_hit']:.3f}"),
         ("turns per round", f"{summary['turns_per_round']:.1f}"),
     ]
     lines += [f"  {name:<20}{value}" for name, value in rows]
     lines.append(f"  {'seat':<6}{'bot':<8}{'wins':>6}{'win rate':>10}")
-    lines += [f"  {s['seat']:<6}{s['bot']:<8}{s['wins']:>6}{s['win_rate']:>10.1%}" for s in summary["seats"]]
+    lines += [
+        f"  {s['seat']:<6}{s['bot']:<8}{s['wins']:>6}{s['win_rate']:>10.1%}"
+        for s in summary["seats"]
+    ]
     lines.append(f"  {'bot':<8}{'seats':<12}{'wins':>6}{'win rate':>10}{'per seat':>10}")
     lines += [
         f"  {b['bot']:<8}{','.join(map(str, b['seats'])):<12}{b['wins']:>6}{b['win_rate']:>10.1%}"

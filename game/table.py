@@ -1,4 +1,4 @@
-"""Round set-up and scoring for :class:`game.engine.Game`: first dealer, deal, first card, round end.
+"""Round set-up and scoring for :class:`game.engine.Game`: dealer, deal, first card, round end.
 
 Kept apart from the turn machinery so each file stays readable. Every card is
 accounted for: at the start of a round all cards come back from the hands, the
@@ -9,16 +9,36 @@ source, dealt, one is turned up, and the rest are loaded into the launcher.
 from __future__ import annotations
 
 from collections import deque
+from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from game.cards import Card, Color
+from game.chance import derive_seed
 from game.errors import GameError
 from game.moves import Decision
+from launcher.base import DrawPile, Launcher
 
 if TYPE_CHECKING:
     from game.chance import Chance
     from game.rulesets import Ruleset, Step
-    from launcher.base import Launcher
+
+
+def open_game_launcher(
+    ruleset: Ruleset, launcher: Launcher[Any] | str | None, seed: int
+) -> tuple[Launcher[Any], bool]:
+    """The launcher to play with, and whether the game owns (and closes) it.
+
+    ``None``: a :class:`DrawPile` for pile rulesets, else the default spec
+    (``$UNO_ATTACK_LAUNCHER`` or ``sim://``); ``"pile://"``: a draw pile; other
+    text: a launcher spec, seeded from the game seed when it names no seed.
+    """
+    if isinstance(launcher, Launcher) or (launcher is not None and not isinstance(launcher, str)):
+        return launcher, False
+    if launcher == "pile://" or (launcher is None and ruleset.draws_from_pile):
+        return DrawPile(), True
+    from launcher.spec import open_launcher
+
+    return open_launcher(launcher, default_seed=derive_seed(seed, "launcher")), True
 
 
 class TableMixin:
@@ -99,13 +119,63 @@ class TableMixin:
         if self.pending is not Decision.ROUND_OVER:
             raise GameError(
                 "the next round can start only when a round is over and the game is not"
-                if self.pending is not Decision.GAME_OVER else "the game is over"
+                if self.pending is not Decision.GAME_OVER
+                else "the game is over"
             )
-        cards = [c for hand in self.hands for c in hand] + self.discard + list(self.launcher.unload())
+        cards = (
+            [c for hand in self.hands for c in hand] + self.discard + list(self.launcher.unload())
+        )
         if len(cards) != len(self.ruleset.deck):
-            raise GameError(f"card accounting broke: {len(cards)} cards, the deck has {len(self.ruleset.deck)}")
+            raise GameError(
+                f"card accounting broke: {len(cards)} cards, the deck has {len(self.ruleset.deck)}"
+            )
         self.dealer = (self.dealer + 1) % self.num_players
         self._deal(cards)
+
+    def set_position(
+        self,
+        hands: Sequence[Sequence[Card]],
+        top: Card,
+        *,
+        color: Color | None = None,
+        current: int = 0,
+        direction: int = 1,
+        bottom: Sequence[Card] = (),
+    ) -> None:
+        """Set up a position (tests, puzzles, a referee fixing the table) from the game's cards.
+
+        ``hands`` and ``top`` must come out of the deck; ``bottom`` are the next
+        cards the launcher will yield, in order; every other card is loaded
+        after them in deck order. ``current`` is to play. Emits a ``deal`` event
+        (with ``position: true``), so logs still account for every card.
+        """
+        pool = list(self.ruleset.deck)
+        for card in [c for hand in hands for c in hand] + [top, *bottom]:
+            if card not in pool:
+                raise GameError(f"set_position: the {self.ruleset.id} deck has no more {card}")
+            pool.remove(card)
+        if len(hands) != self.num_players or direction not in (1, -1):
+            raise GameError(f"set_position needs {self.num_players} hands and direction 1 or -1")
+        self.launcher.unload()
+        dealer = self.dealer
+        self._reset_round_state()
+        self.dealer, self.direction = dealer, direction
+        self.hands = [list(hand) for hand in hands]
+        self.discard = [top]
+        self.active_color = color if color is not None else top.color
+        loaded = [*bottom, *pool]
+        self.launcher.load(loaded)
+        self._emit(
+            "deal",
+            round=self.round_number,
+            dealer=dealer,
+            hands=[[c.code for c in h] for h in self.hands],
+            starter=top.code,
+            returned=[],
+            loaded=[c.code for c in loaded],
+            position=True,
+        )
+        self._begin_turn(current)
 
     # -- the deal -------------------------------------------------------------------
     def _deal(self, cards: list[Card]) -> None:
@@ -202,3 +272,5 @@ class TableMixin:
     def _run(self) -> None:
         raise NotImplementedError
 
+    def _begin_turn(self, seat: int) -> None:
+        raise NotImplementedError

@@ -183,8 +183,12 @@ class TablePlay:
 
     # -- people -------------------------------------------------------------------------
     def _human_turn(self, seat: int) -> None:
-        if self._replay:
-            self._replay_human(seat)
+        """One person's turn: answers until the decision passes to someone else.
+
+        No table window opens in between (a Wild and its colour are one turn),
+        and the replay follows exactly the same rule, record by record.
+        """
+        if self._replay and self._replay_human(seat):
             return
         self._hand_over(seat)
         self.console.say(self._screen(seat))
@@ -199,21 +203,30 @@ class TablePlay:
             if self._try(seat, moves):
                 return
 
-    def _replay_human(self, seat: int) -> None:
-        record = self._replay.popleft()
-        if record.get("seat") != seat:
-            raise JournalError(
-                f"the journal has a move by seat {record.get('seat')} where "
-                f"{self.seats[seat].name} (seat {seat}) decides"
-            )
-        try:
-            for text in record.get("moves", []):
-                self.game.play(Move.parse(text))
-        except (IllegalMove, NotationError) as error:
-            raise JournalError(
-                f"journaled move {record.get('moves')} cannot be replayed: {error}"
-            ) from None
-        self._sync_narrator()
+    def _replay_human(self, seat: int) -> bool:
+        """Re-apply the person's journaled answers; False if the journal ends mid-turn."""
+        while self._replay:
+            record = self._replay.popleft()
+            if record.get("seat") != seat:
+                raise JournalError(
+                    f"the journal has a move by seat {record.get('seat')} where "
+                    f"{self.seats[seat].name} (seat {seat}) decides"
+                )
+            try:
+                for text in record.get("moves", []):
+                    self.game.play(Move.parse(text))
+            except (IllegalMove, NotationError) as error:
+                raise JournalError(
+                    f"journaled move {record.get('moves')} cannot be replayed: {error}"
+                ) from None
+            self._sync_narrator()
+            if not self._still_deciding(seat):
+                return True
+        return False
+
+    def _still_deciding(self, seat: int) -> bool:
+        game = self.game
+        return game.decider == seat and not game.is_round_over()
 
     def _try(self, seat: int, moves: list[Move]) -> bool:
         """Play the person's moves; an illegal first move is explained and asked again."""
@@ -228,8 +241,7 @@ class TablePlay:
                 break
             played.append(move)
         self._record(seat, played)
-        decided_again = self.game.decider == seat and self.game.pending is not Decision.ROUND_OVER
-        if decided_again and not self.game.is_round_over():
+        if self._still_deciding(seat):
             self.console.say(self._screen(seat))
             return False
         return True

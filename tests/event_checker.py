@@ -56,7 +56,9 @@ class EventChecker:
         everything = Counter(self.discard) + Counter(self.launcher)
         for hand in self.hands:
             everything += Counter(hand)
-        assert everything == self.deck, f"cards created or lost: {everything - self.deck} / {self.deck - everything}"
+        assert everything == self.deck, (
+            f"cards created or lost: {everything - self.deck} / {self.deck - everything}"
+        )
 
     # -- handlers -------------------------------------------------------------------
     def on_game_start(self, e: dict[str, Any]) -> None:
@@ -80,9 +82,13 @@ class EventChecker:
         card, seat = e["card"], e["player"]
         assert card in self.hands[seat], f"seat {seat} played {card} it does not hold"
         if e["reason"] not in FREE_PLAYS:
-            assert self._matches(card), f"{card} does not match {self.discard[-1]} / colour {self.active}"
+            assert self._matches(card), (
+                f"{card} does not match {self.discard[-1]} / colour {self.active}"
+            )
         if e["reason"] == "drawn":
-            assert self.last_drawn.get(seat) == card, "after drawing only the drawn card may be played"
+            assert self.last_drawn.get(seat) == card, (
+                "after drawing only the drawn card may be played"
+            )
         self.hands[seat].remove(card)
         self.discard.append(card)
         self.active = self._color(card)
@@ -93,8 +99,14 @@ class EventChecker:
 
     def on_hit(self, e: dict[str, Any]) -> None:
         cards = e["cards"]
-        front = [self.launcher.popleft() for _ in range(len(cards))] if len(self.launcher) >= len(cards) else None
-        assert front == cards, f"launcher yielded {cards}, its hopper bottom was {list(self.launcher)[:len(cards)]}"
+        front = (
+            [self.launcher.popleft() for _ in range(len(cards))]
+            if len(self.launcher) >= len(cards)
+            else None
+        )
+        assert front == cards, (
+            f"launcher yielded {cards}, its hopper bottom was {list(self.launcher)[: len(cards)]}"
+        )
         self.hands[e["player"]] += cards
         self.hits += 1
         self.cards_launched += len(cards)
@@ -103,7 +115,9 @@ class EventChecker:
 
     def on_reload(self, e: dict[str, Any]) -> None:
         assert not self.launcher, "reloaded a launcher that was not empty"
-        assert Counter(e["cards"]) == Counter(self.discard[:-1]), "reload must take the discard pile minus its top"
+        assert Counter(e["cards"]) == Counter(self.discard[:-1]), (
+            "reload must take the discard pile minus its top"
+        )
         self.discard = self.discard[-1:]
         self.launcher.extend(e["cards"])
         self.check_total()
@@ -112,7 +126,9 @@ class EventChecker:
         hand = self.hands[e["player"]]
         for card in e["cards"]:
             assert card in hand, f"discarded {card} not in hand"
-            assert self._color(card) == self._color(self.discard[-1]) or self.discard[-1].startswith("W")
+            assert self._color(card) == self._color(self.discard[-1]) or self.discard[
+                -1
+            ].startswith("W")
             hand.remove(card)
         self.discard[-1:-1] = e["cards"]
 
@@ -132,7 +148,9 @@ class EventChecker:
 
     def on_round_end(self, e: dict[str, Any]) -> None:
         self.check_total()
-        assert [sorted(h) for h in e["hands"]] == [sorted(h) for h in self.hands], "hands differ at round end"
+        assert [sorted(h) for h in e["hands"]] == [sorted(h) for h in self.hands], (
+            "hands differ at round end"
+        )
         held = [sum(self._points(c) for c in hand) for hand in self.hands]
         assert held == e["held"], f"held points {e['held']} != cards in hands {held}"
         winner = e["winner"]

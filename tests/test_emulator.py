@@ -33,10 +33,11 @@ class Host:
     """A minimal host: stop-and-wait commands with retries, events collected on the side."""
 
     def __init__(self, port: str) -> None:
-        self.serial = serial.Serial(port, 115200, timeout=0.05, exclusive=True)
+        self.serial = serial.Serial(port, 115200, timeout=0.01, exclusive=True)
         self.lines = P.LineBuffer()
         self.events: list[tuple[int, str, dict[str, str]]] = []
         self._consumed = 0
+        self._last_event: tuple[int, str, dict[str, str]] | None = None
         self.seq = 0
 
     def close(self) -> None:
@@ -65,13 +66,15 @@ class Host:
         """Read for up to ``wait`` s; events go to ``events``, our reply is returned."""
         deadline = time.monotonic() + wait
         reply = None
-        while reply is None and time.monotonic() < deadline:
+        while True:
             for kind, seq, verb, fields in list(self._frames()):
-                if kind == "E":
+                if kind == "E" and (seq, verb, fields) != self._last_event:  # else a duplicate
+                    self._last_event = (seq, verb, fields)
                     self.events.append((seq, verb, fields))
                 elif kind == "R" and seq == self.seq and reply is None:
                     reply = {"_verb": verb, **fields}
-        return reply
+            if reply is not None or time.monotonic() >= deadline:
+                return reply
 
     def wait_event(
         self, verbs: tuple[str, ...], timeout: float = 5.0, keepalive: bool = True
@@ -93,7 +96,7 @@ class Host:
                 next_ping = time.monotonic() + 0.1
                 self.command("PING", retries=(0.1,) * 8)
             else:
-                self._reply(0.02)
+                self._reply(0.0)  # one read: returns as soon as anything arrives
         raise TimeoutError(f"no {verbs} event")
 
 
@@ -216,7 +219,7 @@ def test_stuck_beam_jam_and_slip_become_latched_faults(emu: Emulator, host: Host
     assert host.wait_event(("FAULT",))["code"] == "beam_blocked"
 
 
-def test_corrupt_frames_never_reach_the_logic(emu: Emulator) -> None:
+def test_corrupt_frames_never_reach_the_logic() -> None:
     with Emulator(seed=1, faults="mcu.corrupt:1.0") as bad:
         port = bad.start()
         host = Host(port)
@@ -224,7 +227,8 @@ def test_corrupt_frames_never_reach_the_logic(emu: Emulator) -> None:
             host.command("PING", retries=(0.1, 0.1))
         fw = bad.board.firmware
         assert fw is not None
-        assert bad.wait_until(lambda: fw.rejected + bad.board.firmware.rejected >= 2)
+        assert bad.wait_until(lambda: fw.rejected >= 2)  # both tries refused by their CRC
+        assert fw.job_starts == 0
         host.close()
 
 
@@ -266,25 +270,27 @@ def test_a_small_soak_through_a_lossy_link_counts_every_card_once() -> None:
         host = Host(emu.start())
         host.command("HELLO")
         counted = 0
-        for job in range(1, 121):
+        for job in range(1, 101):
             reply = host.command("FEED", [("job", job), ("n", 1 + job % 3)], retries=PATIENT)
             assert reply["_verb"] == "OK"
             counted += _finish(host, job)
         host.close()
         jobs = [job for _, job in emu.jobs_executed]
-        assert jobs == list(range(1, 121))  # each job executed exactly once
+        assert jobs == list(range(1, 101))  # each job executed exactly once
         assert counted == sum(1 + j % 3 for j in jobs)
         assert emu.wait_until(lambda: emu.mechanism.ejected == counted)
         spans = emu.motor_on_spans()
-        assert len(spans) == 120 and max(off - on for on, off in spans) < 100
+        assert len(spans) == 100 and max(off - on for on, off in spans) < 100
         assert emu.fault_counts()["to_mcu"]["drop"] > 0
 
 
 def _finish(host: Host, job: int) -> int:
     """Wait for the job's DONE; a lost DONE event is repaired from STATUS."""
     try:
-        done = host.wait_event(("DONE", "FAULT"), timeout=0.5)
-        assert (done["_verb"], done["job"]) == ("DONE", str(job))
+        done = host.wait_event(("DONE", "FAULT"), timeout=0.2)
+        while done["job"] != str(job):  # a late DONE of an earlier job that STATUS repaired
+            done = host.wait_event(("DONE", "FAULT"), timeout=0.2)
+        assert done["_verb"] == "DONE"
     except TimeoutError:
         pass
     status = host.command("STATUS", retries=PATIENT)
@@ -292,7 +298,7 @@ def _finish(host: Host, job: int) -> int:
     return int(status["counted"])
 
 
-# -- fault plans ---------------------------------------------------------------------------------------
+# -- fault plans ----------------------------------------------------------------------
 def test_fault_plans_parse_from_text() -> None:
     plan = FaultPlan.parse(
         "drop:0.02,host.corrupt:0.1,delay_ms:30,reboot@2s,stuck@1500ms+0.5s", seed=4
@@ -384,6 +390,10 @@ def test_emulate_command_serves_a_link_until_sigterm(tmp_path: Path) -> None:
 
 def test_emulate_rejects_bad_options_with_a_clear_error() -> None:
     from game.cli import main
+    from game.cli.emulate import mechanism_params
 
     assert main(["emulate", "--faults", "drop:7"]) == 2
-    assert main(["emulate", "--mechanism", "speed=9"]) == 2
+    with pytest.raises(ConfigError, match="speed"):
+        mechanism_params("speed=9", fast=False)
+    with pytest.raises(ConfigError, match="cps"):
+        mechanism_params("cps=-1", fast=True)

@@ -13,7 +13,7 @@ import random
 from typing import Any
 
 from event_checker import check_events
-from hypothesis import HealthCheck, given, settings
+from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from game import Game, IllegalMove
@@ -70,11 +70,23 @@ def play_randomly(game: Game, rng: random.Random, max_rounds: int) -> int:
     return moves_made
 
 
-@settings(max_examples=400, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+# Shrinking whole games is slow and rarely helps: a failure prints its setup, which replays exactly.
+NO_SHRINK = (Phase.explicit, Phase.reuse, Phase.generate)
+
+
+@settings(
+    max_examples=800, deadline=None, suppress_health_check=[HealthCheck.too_slow], phases=NO_SHRINK
+)
 @given(game_setups())
-def test_cards_are_conserved_plays_legal_and_scores_add_up(setup: tuple[str, int, int, str, dict[str, Any]]) -> None:
+def test_cards_are_conserved_plays_legal_and_scores_add_up(
+    setup: tuple[str, int, int, str, dict[str, Any]],
+) -> None:
     ruleset, players, seed, profile, options = setup
     spec = None if ruleset in ("classic", "pocket") else f"sim://?profile={profile}"
+    options = {
+        "round_turn_limit": 300,
+        **options,
+    }  # random agents can grow hands for ever; keep it fast
     game = Game.new(ruleset, players, launcher=spec, seed=seed, options=options)
     play_randomly(game, random.Random(seed), max_rounds=3)
     checker = check_events(game.events)
@@ -84,10 +96,10 @@ def test_cards_are_conserved_plays_legal_and_scores_add_up(setup: tuple[str, int
         assert sorted(map(str, game.hands[seat])) == sorted(checker.hands[seat])
 
 
-@settings(max_examples=60, deadline=None)
+@settings(max_examples=60, deadline=None, phases=NO_SHRINK)
 @given(st.sampled_from(sorted(RULESETS)), st.integers(0, 2**32))
 def test_complete_games_reach_the_target_and_name_the_leader(ruleset: str, seed: int) -> None:
-    game = Game.new(ruleset, 3, seed=seed, options={"target": 150})
+    game = Game.new(ruleset, 3, seed=seed, options={"target": 150, "round_turn_limit": 1000})
     play_randomly(game, random.Random(seed), max_rounds=10_000)
     assert game.is_game_over()
     checker = check_events(game.events)
@@ -97,7 +109,9 @@ def test_complete_games_reach_the_target_and_name_the_leader(ruleset: str, seed:
 
 @settings(max_examples=200, deadline=None)
 @given(game_setups(), st.data())
-def test_an_illegal_move_changes_nothing(setup: tuple[str, int, int, str, dict[str, Any]], data: Any) -> None:
+def test_an_illegal_move_changes_nothing(
+    setup: tuple[str, int, int, str, dict[str, Any]], data: Any
+) -> None:
     ruleset, players, seed, _, options = setup
     game = Game.new(ruleset, players, seed=seed, options=options)
     rng = random.Random(seed)
@@ -119,7 +133,12 @@ def test_an_illegal_move_changes_nothing(setup: tuple[str, int, int, str, dict[s
         assert str(error)
     else:
         raise AssertionError(f"{move} was accepted although not legal")
-    assert before == (repr(game), [list(h) for h in game.hands], list(game.discard), len(game.events))
+    assert before == (
+        repr(game),
+        [list(h) for h in game.hands],
+        list(game.discard),
+        len(game.events),
+    )
 
 
 def _all_simple_moves(game: Game) -> list[Any]:
@@ -127,6 +146,9 @@ def _all_simple_moves(game: Game) -> list[Any]:
     from game.moves import Move
 
     out = [Move.play(c) for c in all_cards()]
-    out += [Move(k) for k in (MoveKind.DRAW, MoveKind.PASS, MoveKind.TAKE, MoveKind.CHALLENGE, MoveKind.ACCEPT)]
+    out += [
+        Move(k)
+        for k in (MoveKind.DRAW, MoveKind.PASS, MoveKind.TAKE, MoveKind.CHALLENGE, MoveKind.ACCEPT)
+    ]
     out += [Move.aim(s) for s in range(game.num_players)]
     return out

@@ -3,16 +3,14 @@ MicroPython, and ``uno-attack firmware build|install`` build the right files and
 
 from __future__ import annotations
 
-import base64
-import json
 import subprocess
 from pathlib import Path
 
 import pytest
+from micropython_runner import MODULES, SCRIPTS, run_cpython, run_micropython
 
 from game.cli import firmware as fw_cli
 from game.cli import main
-from tests.test_micropython import MODULES, SCRIPTS, run_cpython, run_micropython
 
 ALL_SOURCES = fw_cli.source_files()
 
@@ -42,31 +40,15 @@ def test_build_writes_mpy_modules_and_the_source_entry_point(
     assert "protocol.mpy" in capsys.readouterr().out
 
 
-def test_compiled_modules_run_the_vectors_under_micropython(
+def test_compiled_modules_run_the_scenario_under_micropython(
     micropython_dir: Path, tmp_path: Path
 ) -> None:
-    built = fw_cli.build(tmp_path)
-    binary = {
-        p.name: base64.b64encode(p.read_bytes()).decode() for p in built if p.suffix == ".mpy"
-    }
-    binary = {k: v for k, v in binary.items() if k in ("protocol.mpy", "logic.mpy")}
-    job_code = (SCRIPTS / "scenario.py").read_text()
+    """The .mpy files mpy-cross makes for the Pico load and behave the same in MicroPython."""
+    built = {p.name: p.read_bytes() for p in fw_cli.build(tmp_path)}
+    binary = {name: built[name] for name in ("protocol.mpy", "logic.mpy")}
     expected = run_cpython(SCRIPTS / "scenario.py")
-    out = _run_with_binary(micropython_dir, job_code, binary)
+    out = run_micropython(micropython_dir, (SCRIPTS / "scenario.py").read_text(), {}, binary)
     assert out.splitlines() == expected.splitlines()
-
-
-def _run_with_binary(micropython_dir: Path, code: str, binary: dict[str, str]) -> str:
-    job = {"files": {}, "binary": binary, "code": code}
-    result = subprocess.run(
-        ["node", str(micropython_dir / "run.mjs")],
-        input=json.dumps(job),
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
-    assert result.returncode == 0, result.stderr
-    return result.stdout
 
 
 # -- install -------------------------------------------------------------------------------------

@@ -58,7 +58,8 @@ def play_to_end(
     child: pexpect.spawn, *, catch: bool = False, limit: int = 400
 ) -> tuple[str, list[str]]:
     """Answer every prompt with :func:`answer` until the final line; (transcript, answers)."""
-    transcript, answers = [], []
+    transcript: list[str] = []
+    answers: list[str] = []
     for _ in range(limit):
         index = child.expect([PROMPT, r"Final: [^\r\n]*"])
         transcript.append(child.before + child.after)

@@ -301,3 +301,15 @@ def test_replaying_the_accepted_entries_rebuilds_the_same_state_and_refusals_cha
     for entry in accepted:
         again.apply(entry)
     assert snapshot(again) == snapshot(live)
+
+
+def test_with_the_gpio_launcher_on_gpiozero_mock_pins_hand_sizes_follow_the_sensor_counts() -> None:
+    from launcher.spec import open_launcher
+
+    with open_launcher("gpio://?mock=1&seed=2") as launcher:
+        ref = Referee(load_ruleset("attack"), PLAYERS, launcher)
+        enter(ref, "red 7", "red hit2", "press")
+        counted = [p.counted for p in ref.state.presses]
+        assert [p.seat for p in ref.state.presses] == [KIM, KIM, ANN]
+        assert ref.state.hands == [7 + counted[2], 6, 7 + counted[0] + counted[1]]
+        assert sum(counted) > 0 and not launcher.identities_known

@@ -150,7 +150,8 @@ def test_a_jam_raises_with_the_cards_counted_before_it(emulator: object) -> None
 def test_replug_through_a_stable_path_reconnects(tmp_path: Path) -> None:
     emulator_module = pytest.importorskip("firmware_bridge.emulator")
     link = tmp_path / "usb-uno-attack-if00"  # what /dev/serial/by-id/ gives a real board
-    with emulator_module.Emulator(seed=5, mechanism=fast_mechanism(), cards=0, link=str(link)) as emu:
+    emulator = emulator_module.Emulator(seed=5, mechanism=fast_mechanism(), cards=0, link=str(link))
+    with emulator as emu:
         emu.start()
         launcher = open_launcher(f"serial://{link}{FAST_SPEC}&profile=irc-bot&seed=2")
         assert isinstance(launcher, SerialLauncher)
@@ -159,6 +160,7 @@ def test_replug_through_a_stable_path_reconnects(tmp_path: Path) -> None:
             emu.load(30)
             first = launcher.hit().counted
             emu.unplug()  # while idle: nothing is lost
+            assert launcher.client.wait_for_disconnect(timeout=5)
             emu.replug()  # a new pty behind the same path
             second = launcher.hit().counted
             assert launcher.client.reconnects == 1 and launcher.client.restarts == 1

@@ -1,4 +1,4 @@
-"""The table in-process: a person typing anything never breaks a game, and a crash at any byte resumes.
+"""The table in-process: typing anything never breaks a game; a crash at any byte resumes.
 
 The "person" answers from a seeded choice of menu numbers, codes, typos, help and
 calls, made from what is on the screen only, so a resumed game gets the same
@@ -22,24 +22,56 @@ from game.cli import main
 from game.journal import read_journal
 
 SCREEN_START = re.compile(r"Round \d+ · ")
-NOISE = ["", "?", "? skip", "uno", "hti", "R7", "WAA", "draw", "color:G", "catch:0@1", "1 uno",
-         "target:1", "pass", "challenge", "accept", "take", "give:R7", "99", "-3", "red", "press"]
+NOISE = [
+    "",
+    "?",
+    "? skip",
+    "uno",
+    "hti",
+    "R7",
+    "WAA",
+    "draw",
+    "color:G",
+    "catch:0@1",
+    "1 uno",
+    "target:1",
+    "pass",
+    "challenge",
+    "accept",
+    "take",
+    "give:R7",
+    "99",
+    "-3",
+    "red",
+    "press",
+]
 
 
-def person(seed: int, limit: int = 2500) -> tuple[io.StringIO, object]:
+class Screen(io.StringIO):
+    """stdout that also keeps its last few thousand characters cheaply (what is on screen)."""
+
+    def __init__(self) -> None:
+        super().__init__()
+        self.recent = ""
+
+    def write(self, text: str) -> int:
+        self.recent = (self.recent + text)[-6000:]
+        return super().write(text)
+
+
+def person(seed: int, limit: int = 2500) -> tuple[Screen, object]:
     """A stdout buffer and an ``input`` replacement answering from the screen and ``seed``."""
-    out = io.StringIO()
+    out = Screen()
     asked = [0]
 
     def read(prompt: str) -> str:
-        text = out.getvalue()
+        key = SCREEN_START.split(out.recent)[-1]
         out.write(prompt)
         asked[0] += 1
         if asked[0] > limit:
             return "quit"
         if "Pass the terminal" in prompt:
             return ""
-        key = SCREEN_START.split(text)[-1]
         rng = random.Random(zlib.crc32(f"{seed}|{prompt}|{key}".encode()))
         options = re.findall(r"^\s+(\d+)\) ", key.rsplit("Your moves", 1)[-1], re.MULTILINE)
         if options and rng.random() < 0.85:
@@ -72,18 +104,40 @@ SEATINGS = {
 }
 
 
-@settings(max_examples=10, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(ruleset=st.sampled_from(sorted(SEATINGS)), seed=st.integers(0, 10_000), cut=st.floats(0.05, 0.95))
+@settings(
+    max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture]
+)
+@given(
+    ruleset=st.sampled_from(sorted(SEATINGS)),
+    seed=st.integers(0, 10_000),
+    cut=st.floats(0.05, 0.95),
+)
 def test_any_typing_plays_a_round_and_a_crash_anywhere_resumes_to_the_same_end(
-    ruleset: str, seed: int, cut: float, tmp_path_factory: pytest.TempPathFactory,
+    ruleset: str,
+    seed: int,
+    cut: float,
+    tmp_path_factory: pytest.TempPathFactory,
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
     folder = tmp_path_factory.mktemp("game")
     whole, crashed = folder / "whole.jsonl", folder / "crashed.jsonl"
-    game = ["play", "--ruleset", ruleset, "--seats", SEATINGS[ruleset], "--seed", str(seed),
-            "--rounds", "1", "--delay", "0"]
+    game = [
+        "play",
+        "--ruleset",
+        ruleset,
+        "--seats",
+        SEATINGS[ruleset],
+        "--seed",
+        str(seed),
+        "--rounds",
+        "1",
+        "--delay",
+        "0",
+        "--option",
+        "round_turn_limit=150",
+    ]
     uninterrupted = run([*game, "--journal", str(whole)], seed, monkeypatch)
-    if "Game saved" in uninterrupted:        # the person gave up (typed quit by chance): fine too
+    if "Game saved" in uninterrupted:  # the person gave up (typed quit by chance): fine too
         return
     data = whole.read_bytes()
     header = data.index(b"\n") + 1
@@ -98,25 +152,96 @@ def test_any_typing_plays_a_round_and_a_crash_anywhere_resumes_to_the_same_end(
     assert final(replayed.getvalue()).split("digest")[1] == final(uninterrupted).split("digest")[1]
 
 
-def test_every_decision_kind_can_be_reached_and_is_labelled(monkeypatch: pytest.MonkeyPatch) -> None:
-    """Over a few classic and Attack games, people meet colour, target, drawn-card and UNO decisions."""
+def test_every_decision_kind_can_be_reached_and_is_labelled(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """Over a few games, people meet colour, drawn-card, launcher and UNO decisions."""
     seen = ""
     for seed, ruleset in [(1, "classic"), (2, "attack"), (3, "pocket"), (4, "attack-original")]:
-        seen += run(["play", "--ruleset", ruleset, "--seats", "Ann,Bob", "--seed", str(seed),
-                     "--rounds", "1", "--delay", "0"], seed, monkeypatch)
+        seen += run(
+            [
+                "play",
+                "--ruleset",
+                ruleset,
+                "--seats",
+                "Ann,Bob",
+                "--seed",
+                str(seed),
+                "--rounds",
+                "1",
+                "--delay",
+                "0",
+            ],
+            seed,
+            monkeypatch,
+        )
     for label in ("choose red", "press the launcher", "draw a card", "call UNO"):
         assert label in seen, label
     assert "Choose the colour to play next." in seen
 
 
-def test_the_replay_command_reveals_hands_and_press_contents(tmp_path: Path,
-                                                             monkeypatch: pytest.MonkeyPatch) -> None:
+def test_the_replay_command_reveals_hands_and_press_contents(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
     journal = tmp_path / "g.jsonl"
-    run(["play", "--seats", "Ann,bot:greedy", "--seed", "5", "--rounds", "1", "--delay", "0",
-         "--journal", str(journal)], 5, monkeypatch)
+    run(
+        [
+            "play",
+            "--seats",
+            "Ann,bot:greedy",
+            "--seed",
+            "5",
+            "--rounds",
+            "1",
+            "--delay",
+            "0",
+            "--journal",
+            str(journal),
+        ],
+        5,
+        monkeypatch,
+    )
     out = io.StringIO()
     with contextlib.redirect_stdout(out):
         main(["replay", str(journal)])
     text = out.getvalue()
-    assert re.search(r"^   Ann: (\w+\+?\w* ){6}\w+", text, re.MULTILINE)      # the dealt hand
-    assert re.search(r"💥 .* flew out!\n     \(", text)                          # what a press shot
+    assert re.search(r"^   Ann: (\w+\+?\w* ){6}\w+", text, re.MULTILINE)  # the dealt hand
+    assert re.search(r"💥 .* flew out!\n     \(", text)  # what a press shot
+
+
+def test_a_jammed_launcher_stops_the_game_until_the_person_clears_it(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
+    """`play` on the emulated launcher: the first card fed sticks; the table is told; play goes on."""
+    out, read = person(9)
+
+    def clear_jam_then_play(prompt: str) -> str:
+        if "Cards pulled out" in prompt:
+            out.write(prompt)
+            return "1"
+        return read(prompt)  # type: ignore[operator]
+
+    monkeypatch.setattr("builtins.input", clear_jam_then_play)
+    with contextlib.redirect_stdout(out):
+        code = main(
+            [
+                "play",
+                "--seats",
+                "Ann,bot:greedy",
+                "--seed",
+                "9",
+                "--rounds",
+                "1",
+                "--delay",
+                "0",
+                "--launcher",
+                "emu://?fast=1&seed=1&faults=jam@0s",
+            ]
+        )
+    text = out.getvalue()
+    assert code == 0
+    assert (
+        "⚠ The launcher stopped" in text and "Cards pulled out for the player who pressed" in text
+    )
+    assert re.search(r"1 card flew out!", text.split("Cards pulled out", 1)[1])
+    assert "Final: " in text

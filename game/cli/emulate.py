@@ -81,7 +81,10 @@ def mechanism_params(text: str, *, fast: bool) -> MechanismParams:
             values[MECHANISM_KEYS[key]] = float(raw)
         except ValueError:
             raise ConfigError(f"--mechanism {item!r}: {raw!r} is not a number") from None
-    return MechanismParams(**values)
+    try:
+        return MechanismParams(**values)
+    except ConfigError as error:
+        raise ConfigError(f"--mechanism {text!r}: {error}") from None
 
 
 def profile_text(name: str | None) -> str | None:

@@ -10,8 +10,11 @@ from game.rulesets import OPTIONS, RULESET_IDS, describe, load_ruleset
 
 
 def register(subparsers: Any) -> None:
-    parser = subparsers.add_parser("rules", help="list the rulesets or show one",
-                                   description="List the rulesets, or show a ruleset's deck, effects and options.")
+    parser = subparsers.add_parser(
+        "rules",
+        help="list the rulesets or show one",
+        description="List the rulesets, or show a ruleset's deck, effects and options.",
+    )
     sub = parser.add_subparsers(dest="rules_command", metavar="ACTION")
     list_parser = sub.add_parser("list", help="list the rulesets")
     list_parser.add_argument("--json", action="store_true")
@@ -27,14 +30,24 @@ def run_list(args: argparse.Namespace) -> int:
     rows = []
     for ruleset_id in RULESET_IDS:
         rules = load_ruleset(ruleset_id)
-        rows.append({"id": rules.id, "name": rules.name, "cards": len(rules.deck), "hand": rules.hand_size,
-                     "target": rules.target, "players": f"{rules.min_players}-{rules.max_players}"})
+        rows.append(
+            {
+                "id": rules.id,
+                "name": rules.name,
+                "cards": len(rules.deck),
+                "hand": rules.hand_size,
+                "target": rules.target,
+                "players": f"{rules.min_players}-{rules.max_players}",
+            }
+        )
     if args.json:
         print(json.dumps(rows))
         return 0
     for row in rows:
-        print(f"{row['id']:<17}{row['cards']:>4} cards  hand {row['hand']}  to {row['target']:<4} "
-              f"{row['players']:>5} players  {row['name']}")
+        print(
+            f"{row['id']:<17}{row['cards']:>4} cards  hand {row['hand']}  to {row['target']:<4} "
+            f"{row['players']:>5} players  {row['name']}"
+        )
     return 0
 
 
@@ -44,8 +57,10 @@ def run_show(args: argparse.Namespace) -> int:
         print(json.dumps(info))
         return 0
     print(f"{info['id']}: {info['name']}\n  source: {info['source']}")
-    print(f"  {info['deck_size']} cards, hand {info['hand_size']}, target {info['target']}, "
-          f"players {info['players'][0]}-{info['players'][1]}, draws from the {info['draw']}")
+    print(
+        f"  {info['deck_size']} cards, hand {info['hand_size']}, target {info['target']}, "
+        f"players {info['players'][0]}-{info['players'][1]}, draws from the {info['draw']}"
+    )
     print("  deck:")
     for label, count in info["deck"].items():
         print(f"    {count:>3} x {label}")

@@ -1,4 +1,4 @@
-"""``uno-attack simulate``: bots play complete games; print a summary (``--json`` for one JSON object)."""
+"""``uno-attack simulate``: bots play complete games; a summary (``--json``: one JSON object)."""
 
 from __future__ import annotations
 
@@ -12,7 +12,9 @@ from game.events import dumps
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS
 from game.simulate import GameResult, SimConfig, format_summary, simulate
 
-EXAMPLE = "uno-attack simulate --ruleset attack --players 4 --games 100 --seed 7 --bots random,greedy"
+EXAMPLE = (
+    "uno-attack simulate --ruleset attack --players 4 --games 100 --seed 7 --bots random,greedy"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -21,21 +23,42 @@ def register(subparsers: Any) -> None:
         help="play complete games with bots and summarise them",
         description=f"Play complete games (to the target score) with bots. Example: {EXAMPLE}",
     )
-    parser.add_argument("--ruleset", default=DEFAULT_RULESET, metavar="ID",
-                        help=f"one of {', '.join(RULESET_IDS)} (default {DEFAULT_RULESET})")
+    parser.add_argument(
+        "--ruleset",
+        default=DEFAULT_RULESET,
+        metavar="ID",
+        help=f"one of {', '.join(RULESET_IDS)} (default {DEFAULT_RULESET})",
+    )
     parser.add_argument("--players", type=int, default=4, help="number of players (default 4)")
     parser.add_argument("--games", type=int, default=20, help="games to play (default 20)")
-    parser.add_argument("--seed", type=int, default=1, help="run seed; every game derives from it (default 1)")
-    parser.add_argument("--launcher", default=None, metavar="SPEC",
-                        help="launcher spec, e.g. sim://?profile=web-game (default: sim:// for Attack "
-                             "rulesets, a draw pile for classic/pocket; $UNO_ATTACK_LAUNCHER)")
-    parser.add_argument("--bots", default="random", help="bots cycled over the seats: random,greedy")
+    parser.add_argument(
+        "--seed", type=int, default=1, help="run seed; every game derives from it (default 1)"
+    )
+    parser.add_argument(
+        "--launcher",
+        default=None,
+        metavar="SPEC",
+        help="launcher spec, e.g. sim://?profile=web-game (default: sim:// for Attack "
+        "rulesets, a draw pile for classic/pocket; $UNO_ATTACK_LAUNCHER)",
+    )
+    parser.add_argument(
+        "--bots", default="random", help="bots cycled over the seats: random,greedy"
+    )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--log", metavar="FILE", help="write every event as JSON Lines to FILE")
-    parser.add_argument("--workers", type=int, default=1, help="processes to spread games over (default 1)")
-    parser.add_argument("--option", action="append", default=[], metavar="KEY=VALUE",
-                        help="rule option, repeatable (`uno-attack rules show ID` lists them)")
-    parser.add_argument("--custom", metavar="FILE", help="TOML file defining the Wild Customizable action")
+    parser.add_argument(
+        "--workers", type=int, default=1, help="processes to spread games over (default 1)"
+    )
+    parser.add_argument(
+        "--option",
+        action="append",
+        default=[],
+        metavar="KEY=VALUE",
+        help="rule option, repeatable (`uno-attack rules show ID` lists them)",
+    )
+    parser.add_argument(
+        "--custom", metavar="FILE", help="TOML file defining the Wild Customizable action"
+    )
     parser.set_defaults(func=run)
 
 
@@ -44,7 +67,9 @@ def parse_options(pairs: list[str], custom: str | None) -> dict[str, str]:
     for pair in pairs:
         key, sep, value = pair.partition("=")
         if not sep or not key.strip():
-            raise RulesetError(f"--option {pair!r}: expected KEY=VALUE, e.g. --option hit_fire_cap=20")
+            raise RulesetError(
+                f"--option {pair!r}: expected KEY=VALUE, e.g. --option hit_fire_cap=20"
+            )
         options[key.strip()] = value.strip()
     if custom:
         options["custom"] = custom
@@ -58,8 +83,13 @@ def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
     if args.workers < 1:
         raise RulesetError(f"--workers must be at least 1, not {args.workers}")
     return SimConfig(
-        ruleset=args.ruleset, players=args.players, games=args.games, seed=args.seed,
-        launcher=args.launcher, bots=bots, options=parse_options(args.option, args.custom),
+        ruleset=args.ruleset,
+        players=args.players,
+        games=args.games,
+        seed=args.seed,
+        launcher=args.launcher,
+        bots=bots,
+        options=parse_options(args.option, args.custom),
         keep_events=keep_events,
     )
 
@@ -75,7 +105,9 @@ class _Progress:
         self.done += 1
         if self.enabled:
             filled = int(30 * self.done / self.total)
-            self.stream.write(f"\rsimulate [{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}")
+            self.stream.write(
+                f"\rsimulate [{'#' * filled}{'.' * (30 - filled)}] {self.done}/{self.total}"
+            )
             if self.done == self.total:
                 self.stream.write("\n")
             self.stream.flush()
@@ -86,9 +118,12 @@ def run(args: argparse.Namespace) -> int:
     progress = _Progress(config.games, sys.stderr)
     log = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
     try:
+
         def on_result(result: GameResult) -> None:
             if log is not None:
-                log.write(dumps({"type": "sim_game", "game": result.index, "seed": result.seed}) + "\n")
+                log.write(
+                    dumps({"type": "sim_game", "game": result.index, "seed": result.seed}) + "\n"
+                )
                 log.writelines(dumps(event) + "\n" for event in result.events)
             progress.step()
 

@@ -1,1 +1,1 @@
-"""Ruleset data files (TOML), read by :mod:`game.rulesets`; one file per ruleset plus ``common.toml``."""
+"""Ruleset data (TOML) read by :mod:`game.rulesets`: one file per ruleset plus ``common.toml``."""

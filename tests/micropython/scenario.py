@@ -86,7 +86,11 @@ command("RUN", [("job", 3), ("ms", 250), ("duty", 60)], 730)
 for t in range(730, 1100, 50):
     command("PING", [], t)
     fw.tick(t)
-command("PROFILE", [("kind", "pattern"), ("cycle", 3), ("fires", P.fires_mask([2, 3])), ("p", [100, 300, 600])], 1200)
+command(
+    "PROFILE",
+    [("kind", "pattern"), ("cycle", 3), ("fires", P.fires_mask([2, 3])), ("p", [100, 300, 600])],
+    1200,
+)
 for press in range(6):
     start = 1300 + press * 1000
     fw.on_button(start)

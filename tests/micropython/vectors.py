@@ -20,14 +20,74 @@ show(P.crc16(b"C07 FEED job=12 n=3"))
 VECTORS = [
     ("C", 0, "HELLO", []),
     ("C", 7, "FEED", [("job", 12), ("n", 3)]),
-    ("C", 255, "FEED", [("job", 65535), ("n", 108), ("max_ms", 30000), ("jam_ms", 5000), ("block_ms", 2000), ("duty", 100)]),
+    (
+        "C",
+        255,
+        "FEED",
+        [
+            ("job", 65535),
+            ("n", 108),
+            ("max_ms", 30000),
+            ("jam_ms", 5000),
+            ("block_ms", 2000),
+            ("duty", 100),
+        ],
+    ),
     ("C", 16, "PROFILE", [("kind", "iid"), ("p", [450, 165, 165, 80, 80, 12, 12, 12, 12, 12])]),
-    ("C", 17, "PROFILE", [("kind", "pattern"), ("cycle", 96), ("fires", "989911922324C91896911122"), ("p", [0, 0, 0, 167, 167, 167, 167, 166, 166])]),
-    ("R", 1, "HELLO", [("proto", 1), ("fw", "0.1.0"), ("boot", "DEADBEEF"), ("reset", "power"), ("state", "idle"), ("fault", "none")]),
+    (
+        "C",
+        17,
+        "PROFILE",
+        [
+            ("kind", "pattern"),
+            ("cycle", 96),
+            ("fires", "989911922324C91896911122"),
+            ("p", [0, 0, 0, 167, 167, 167, 167, 166, 166]),
+        ],
+    ),
+    (
+        "R",
+        1,
+        "HELLO",
+        [
+            ("proto", 1),
+            ("fw", "0.1.0"),
+            ("boot", "DEADBEEF"),
+            ("reset", "power"),
+            ("state", "idle"),
+            ("fault", "none"),
+        ],
+    ),
     ("R", 2, "OK", [("job", 3), ("dup", 1), ("state", "done"), ("counted", 2), ("end", "count")]),
     ("R", 3, "ERR", [("code", "fault"), ("fault", "beam_blocked")]),
-    ("R", 4, "STATUS", [("state", "running"), ("job", 9), ("want", 4), ("counted", 1), ("total", 77), ("ev", 200), ("fault", "none"), ("motor", True)]),
-    ("E", 0, "BOOT", [("proto", 1), ("fw", "0.1.0"), ("boot", "0000ABCD"), ("reset", "wdt"), ("state", "fault"), ("fault", "watchdog")]),
+    (
+        "R",
+        4,
+        "STATUS",
+        [
+            ("state", "running"),
+            ("job", 9),
+            ("want", 4),
+            ("counted", 1),
+            ("total", 77),
+            ("ev", 200),
+            ("fault", "none"),
+            ("motor", True),
+        ],
+    ),
+    (
+        "E",
+        0,
+        "BOOT",
+        [
+            ("proto", 1),
+            ("fw", "0.1.0"),
+            ("boot", "0000ABCD"),
+            ("reset", "wdt"),
+            ("state", "fault"),
+            ("fault", "watchdog"),
+        ],
+    ),
     ("E", 128, "CARD", [("job", 1), ("counted", 1), ("total", 1)]),
     ("E", 254, "FAULT", [("code", "host_silent"), ("job", 1), ("counted", 0), ("total", 5)]),
     ("E", 9, "X_Y", [("weird", "a.b,c:d+e-f_g")]),
@@ -54,7 +114,11 @@ for line in BAD:
     except ValueError:
         show("ValueError")
 
-for kind, seq, verb, fields in [("Q", 1, "PING", []), ("C", 300, "PING", []), ("C", 1, "PING", [("k", "a b")])]:
+for kind, seq, verb, fields in [
+    ("Q", 1, "PING", []),
+    ("C", 300, "PING", []),
+    ("C", 1, "PING", [("k", "a b")]),
+]:
     try:
         P.encode(kind, seq, verb, fields)
         show("accepted")
@@ -67,12 +131,18 @@ except P.FieldError as error:
     show(error.field)
 
 buffer = P.LineBuffer()
-stream = b"noise\n" + P.encode("R", 1, "PONG") + b"y" * 200 + b"\n" + P.encode("E", 2, "PRESS", [("press", 1), ("want", 2), ("total", 3)])
+stream = (
+    b"noise\n"
+    + P.encode("R", 1, "PONG")
+    + b"y" * 200
+    + b"\n"
+    + P.encode("E", 2, "PRESS", [("press", 1), ("want", 2), ("total", 3)])
+)
 for size in (1, 3, 7, 50):
     buffer = P.LineBuffer()
     lines = []
     for start in range(0, len(stream), size):
-        lines += buffer.feed(stream[start:start + size])
+        lines += buffer.feed(stream[start : start + size])
     show((size, lines, buffer.dropped))
 
 show(P.per_mille([1 / 3, 1 / 3, 1 / 3]))

@@ -1,0 +1,93 @@
+"""Card and move notation round-trips; bad notation is a clear error (docs/notation.md)."""
+
+from __future__ import annotations
+
+import pickle
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+
+from game import Card, Color, Kind, Move, NotationError
+from game.cards import all_cards, format_cards, parse_cards
+from game.moves import MoveKind
+
+CARDS = all_cards()
+
+
+@given(st.sampled_from(CARDS))
+def test_card_notation_round_trips(card: Card) -> None:
+    assert Card.parse(str(card)) is card
+    assert Card.parse(str(card).lower()) is card
+    assert pickle.loads(pickle.dumps(card)) is card
+
+
+moves = st.one_of(
+    st.builds(Move.play, st.sampled_from(CARDS), st.none() | st.integers(0, 9)),
+    st.builds(Move.choose, st.sampled_from(list(Color))),
+    st.builds(Move.aim, st.integers(0, 9)),
+    st.builds(Move.give, st.sampled_from(CARDS)),
+    st.builds(Move.catch, st.integers(0, 9), st.integers(0, 9)),
+    st.sampled_from(
+        [
+            Move(k)
+            for k in (
+                MoveKind.DRAW,
+                MoveKind.PASS,
+                MoveKind.TAKE,
+                MoveKind.CHALLENGE,
+                MoveKind.ACCEPT,
+                MoveKind.UNO,
+            )
+        ]
+    ),
+    st.builds(lambda s: Move(MoveKind.PENALIZE, target=s), st.integers(0, 9)),
+)
+
+
+@given(moves)
+def test_move_notation_round_trips(move: Move) -> None:
+    assert Move.parse(str(move)) == move
+
+
+@given(st.text(max_size=8))
+def test_parsing_any_text_either_works_or_raises_notation_error(text: str) -> None:
+    for parse in (Card.parse, Move.parse):
+        try:
+            parse(text)
+        except NotationError as error:
+            assert isinstance(error, ValueError) and str(error)
+
+
+def test_examples_from_the_notation_page() -> None:
+    assert Card.parse("R7") == Card(Kind.NUMBER, Color.RED, 7)
+    assert Card.parse("bs").title == "blue Skip"
+    assert Card.parse("Y+2").kind is Kind.DRAW_TWO
+    assert Card.parse("WAA").title == "Wild Attack-Attack" and Card.parse("WAA").is_wild
+    assert format_cards(parse_cards("R7, BS W+4")) == "R7 BS W+4"
+    assert str(Move.parse("play:R7")) == "R7"
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("", "empty"),
+        ("X7", "must start with a colour"),
+        ("R10", "unknown card"),
+        ("WXYZ", "unknown wild"),
+        ("color:purple", "unknown colour"),
+        ("target:x", "not a seat number"),
+        ("draw:1", "takes no argument"),
+        ("give", "needs an argument"),
+    ],
+)
+def test_bad_notation_says_what_was_expected(text: str, message: str) -> None:
+    with pytest.raises(NotationError, match=message):
+        Move.parse(text)
+
+
+def test_cards_are_immutable_and_sort_by_colour_then_kind() -> None:
+    card = Card.parse("R7")
+    with pytest.raises(AttributeError):
+        card.number = 8  # type: ignore[misc]
+    assert sorted(parse_cards("W Y1 R9 B2 R1")) == parse_cards("R1 R9 B2 Y1 W")

@@ -1,0 +1,125 @@
+"""``uno-attack simulate`` and ``uno-attack rules`` in-process: output, JSON, logs, errors."""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+
+import pytest
+from event_checker import check_events
+
+from game.cli import main
+from game.events import read_jsonl
+
+
+def test_defaults_simulate_attack_with_four_players(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["simulate", "--games", "2"]) == 0
+    out, err = capsys.readouterr()
+    assert "ruleset attack, 4 players" in out and "mean cards per hit" in out and "win rate" in out
+    assert err == ""  # no progress bar when stderr is not a terminal
+
+
+def test_json_summary_is_one_object(capsys: pytest.CaptureFixture[str]) -> None:
+    assert (
+        main(
+            [
+                "simulate",
+                "--ruleset",
+                "classic",
+                "--players",
+                "3",
+                "--games",
+                "2",
+                "--seed",
+                "4",
+                "--bots",
+                "random,greedy",
+                "--json",
+            ]
+        )
+        == 0
+    )
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["games"] == 2 and summary["ruleset"] == "classic" and len(summary["seats"]) == 3
+
+
+def test_log_is_json_lines_that_replay(tmp_path: Path, capsys: pytest.CaptureFixture[str]) -> None:
+    log = tmp_path / "games.jsonl"
+    assert main(["simulate", "--games", "2", "--players", "3", "--log", str(log), "--json"]) == 0
+    summary = json.loads(capsys.readouterr().out)
+    events = read_jsonl(log)
+    starts = [i for i, e in enumerate(events) if e["type"] == "sim_game"]
+    assert len(starts) == 2
+    hits = 0
+    for begin, end in zip(starts, [*starts[1:], len(events)], strict=True):
+        checker = check_events(events[begin + 1 : end])
+        assert checker.finished
+        hits += checker.hits
+    assert hits == summary["hits"]
+
+
+def test_options_and_custom_card_are_passed_through(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    card = tmp_path / "card.toml"
+    card.write_text('effects = ["everyone_hits n=1"]\n')
+    assert (
+        main(
+            [
+                "simulate",
+                "--games",
+                "1",
+                "--option",
+                "hit_fire_cap=5",
+                "--option",
+                "scoring=lowest",
+                "--custom",
+                str(card),
+                "--json",
+            ]
+        )
+        == 0
+    )
+    summary = json.loads(capsys.readouterr().out)
+    assert summary["options"] == {"hit_fire_cap": "5", "scoring": "lowest", "custom": str(card)}
+
+
+@pytest.mark.parametrize(
+    ("argv", "message"),
+    [
+        (["--ruleset", "uno-flip"], "unknown ruleset 'uno-flip'"),
+        (["--players", "11"], "is for 2-10 players, not 11"),
+        (["--ruleset", "pocket", "--players", "6"], "is for 2-5 players, not 6"),
+        (["--launcher", "sim://?profile=no-such-profile"], "no-such-profile"),
+        (["--launcher", "bogus"], "has no scheme"),
+        (["--launcher", "sim://?speed=3"], "unknown option"),
+        (["--option", "hitfire=3"], "unknown option 'hitfire'"),
+        (["--option", "nonsense"], "expected KEY=VALUE"),
+        (["--bots", "smart"], "unknown bot 'smart'"),
+        (["--games", "0"], "--games must be at least 1"),
+        (["--custom", "/no/such/card.toml"], "cannot read the custom-card file"),
+    ],
+)
+def test_bad_input_is_an_error_with_a_hint_never_a_traceback(
+    argv: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["simulate", "--games", "1", *argv]) == 2
+    out, err = capsys.readouterr()
+    assert "uno-attack: error: " in err and message in err and "uno-attack: hint: " in err
+    assert "Traceback" not in err and out == ""
+
+
+def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
+    assert main(["rules", "list"]) == 0
+    out = capsys.readouterr().out
+    for ruleset_id in ("attack", "attack-original", "attack-mega-hit", "classic", "pocket"):
+        assert ruleset_id in out
+    assert main(["rules", "show", "attack-original", "--json"]) == 0
+    info = json.loads(capsys.readouterr().out)
+    assert (
+        info["deck_size"] == 112 and info["options"]["skip_reverse_play_again"] == "two_player_only"
+    )
+    assert main(["rules", "show", "pocket"]) == 0
+    assert "hit_fire_cap = 50" in capsys.readouterr().out
+    assert main(["rules", "show", "nope"]) == 2
+    assert "unknown ruleset 'nope'" in capsys.readouterr().err

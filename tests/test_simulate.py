@@ -1,0 +1,52 @@
+"""The simulation runner: complete games, reproducible, the same with any number of workers."""
+
+from __future__ import annotations
+
+from event_checker import check_events
+
+from game.simulate import SimConfig, game_seed, play_game, simulate
+
+
+def test_games_are_complete_and_every_log_accounts_for_every_card() -> None:
+    config = SimConfig(
+        ruleset="attack", players=3, games=3, seed=2, keep_events=True, bots=("greedy",)
+    )
+    for index in range(3):
+        result = play_game(config, index)
+        checker = check_events(result.events)
+        assert checker.finished and max(result.scores) >= 500
+        assert result.hits == checker.hits and result.cards_launched == checker.cards_launched
+
+
+def test_summary_counts_add_up() -> None:
+    summary = simulate(
+        SimConfig(ruleset="attack", players=4, games=4, seed=3, bots=("random", "greedy"))
+    )
+    assert summary["games"] == 4 and sum(s["wins"] for s in summary["seats"]) == 4
+    assert summary["mean_cards_per_hit"] == summary["cards_launched"] / summary["hits"]
+    assert summary["turns_per_round"] == summary["turns"] / summary["rounds"]
+    assert [b["bot"] for b in summary["bots_summary"]] == ["random", "greedy"]
+    assert summary["bots_summary"][1]["seats"] == [1, 3]
+
+
+def test_the_same_seed_gives_the_same_summary_and_another_seed_does_not() -> None:
+    config = SimConfig(ruleset="classic", players=3, games=3, seed=9, bots=("greedy",))
+    first = simulate(config)
+    assert simulate(config) == first
+    assert first != simulate(
+        SimConfig(ruleset="classic", players=3, games=3, seed=10, bots=("greedy",))
+    )
+
+
+def test_two_workers_give_the_same_results_as_one() -> None:
+    config = SimConfig(ruleset="pocket", players=3, games=6, seed=5, bots=("greedy", "random"))
+    assert simulate(config, workers=2) == simulate(config, workers=1)
+
+
+def test_game_seeds_do_not_depend_on_the_other_games() -> None:
+    config = SimConfig(ruleset="attack", players=2, games=1, seed=1)
+    assert play_game(config, 7).seed == game_seed(1, 7)
+    assert (
+        play_game(config, 7).scores
+        == play_game(SimConfig(ruleset="attack", players=2, games=9, seed=1), 7).scores
+    )
