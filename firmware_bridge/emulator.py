@@ -82,6 +82,8 @@ class Emulator:
         self._rx_partial = b""
         self._mcu_lines = protocol.LineBuffer()
         self._silent_until = -1.0
+        self._in_order_until: dict[str, float] = {}
+        self.error: BaseException | None = None  # what crashed the emulator thread, if anything
         self._restore: list[tuple[float, str]] = []  # (when ms or -1 = on next catch, what)
         self._master: int | None = None
         self._slave: int | None = None
@@ -125,6 +127,9 @@ class Emulator:
             except OSError:
                 pass
         self._wake_r = self._wake_w = -1
+        error, self.error = self.error, None
+        if error is not None:
+            raise LauncherError(f"the emulator thread crashed: {error!r}") from error
 
     def __enter__(self) -> Emulator:
         return self
@@ -325,6 +330,16 @@ class Emulator:
 
     # -- the thread ---------------------------------------------------------------------------
     def _run(self) -> None:
+        try:
+            self._serve()
+        except Exception as error:  # a bug: behave like a dead board, report it at stop()
+            with self._lock:
+                self.error = error
+                self.board.power_off()
+                self._close_pty()
+                self._changed.notify_all()
+
+    def _serve(self) -> None:
         while True:
             with self._lock:
                 if self._stopping:
@@ -420,11 +435,16 @@ class Emulator:
         self._enqueue(self._to_host, "host", frame, self.board.now_ms)
 
     def _enqueue(self, faulter: LinkFaulter, direction: str, frame: bytes, now: float) -> None:
-        for delay, data in faulter.frame(frame):
-            if delay <= 0 and direction == "mcu":
+        """Schedule a frame's deliveries; in-order pieces never overtake earlier held bytes."""
+        for delay, data, in_order in faulter.frame(frame):
+            due = now + delay
+            if in_order:
+                due = max(due, self._in_order_until.get(direction, due))
+                self._in_order_until[direction] = due
+            if due <= now and direction == "mcu":
                 self._deliver(direction, data)
             else:
-                heapq.heappush(self._queue, (now + delay, next(self._order), direction, data))
+                heapq.heappush(self._queue, (due, next(self._order), direction, data))
 
     def _deliver(self, direction: str, data: bytes) -> None:
         if direction == "mcu":

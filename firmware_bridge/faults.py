@@ -6,7 +6,7 @@ silence, unplug, replug, reboot, jam, slip, stuck beam). The same plan and seed 
 the same faults on the same traffic. Plans are written as text on the command line and
 in ``emu://?faults=...``::
 
-    drop:0.02,corrupt:0.01,dup:0.01             both directions, per frame
+    drop:0.02,corrupt:0.01,dup:0.01,split:0.01  both directions, per frame
     host.drop:0.05,mcu.delay:0.1,delay_ms:40    host. = frames to the host, mcu. = to the MCU
     byte_drop:0.001,byte_corrupt:0.001          per byte
     reboot@2s,unplug@5s,replug@6s               one-off events, time since the emulator started
@@ -36,6 +36,7 @@ class LinkFaults:
     dup: float = 0.0  # per frame: arrives twice
     delay: float = 0.0  # per frame: held back delay_ms (later frames may overtake it)
     delay_ms: float = 50.0
+    split: float = 0.0  # per frame: arrives in two pieces delay_ms apart (nothing overtakes it)
     byte_drop: float = 0.0  # per byte: lost
     byte_corrupt: float = 0.0  # per byte: one bit flipped
 
@@ -135,21 +136,25 @@ def _bad(item: str, why: str) -> ConfigError:
 class LinkFaulter:
     """Applies one direction's :class:`LinkFaults` to frames, with its own seeded generator.
 
-    :meth:`frame` returns the list of (delay ms, bytes) deliveries one frame becomes:
-    none (dropped), one, or two (duplicated), each possibly damaged or delayed.
+    :meth:`frame` returns the list of (delay ms, bytes, in order) deliveries one frame
+    becomes: none (dropped), one, or two (duplicated, or split in two pieces), each possibly
+    damaged or delayed. ``in order`` is False only for a delayed frame, which later frames
+    may overtake; everything else keeps the byte stream's order.
     """
 
     def __init__(self, faults: LinkFaults, rng: random.Random) -> None:
         self.faults = faults
         self._rng = rng
-        self.counts = {"frames": 0, "drop": 0, "corrupt": 0, "dup": 0, "delay": 0, "bytes": 0}
+        self.counts = {"frames": 0, "drop": 0, "corrupt": 0, "dup": 0, "delay": 0, "split": 0}
+        self.counts["bytes"] = 0
 
-    def frame(self, data: bytes) -> list[tuple[float, bytes]]:
+    def frame(self, data: bytes) -> list[tuple[float, bytes, bool]]:
         self.counts["frames"] += 1
         f, rng = self.faults, self._rng
         if not f.active:
-            return [(0.0, data)]
+            return [(0.0, data, True)]
         drop, corrupt, dup, delay = rng.random(), rng.random(), rng.random(), rng.random()
+        split = rng.random()
         if drop < f.drop:
             self.counts["drop"] += 1
             return []
@@ -157,14 +162,18 @@ class LinkFaulter:
             self.counts["corrupt"] += 1
             data = self._flip(data, rng.randrange(max(1, len(data) - 1)))
         data = self._bytes(data)
-        wait = 0.0
+        if split < f.split and len(data) > 1:
+            self.counts["split"] += 1
+            cut = rng.randrange(1, len(data))
+            return [(0.0, data[:cut], True), (f.delay_ms, data[cut:], True)]
+        wait, in_order = 0.0, True
         if delay < f.delay:
             self.counts["delay"] += 1
-            wait = f.delay_ms
-        copies = [(wait, data)]
+            wait, in_order = f.delay_ms, False
+        copies = [(wait, data, in_order)]
         if dup < f.dup:
             self.counts["dup"] += 1
-            copies.append((wait, data))
+            copies.append((wait, data, in_order))
         return copies
 
     def _flip(self, data: bytes, index: int) -> bytes:

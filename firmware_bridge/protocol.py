@@ -49,6 +49,7 @@ ERR_BUSY = "busy"  # another job is running
 ERR_FAULT = "fault"  # a fault is latched: CLEAR first (the reply also carries fault=<code>)
 ERR_BAD_ARG = "bad_arg"  # a field is missing or malformed (the reply names it: field=<key>)
 ERR_UNKNOWN = "unknown"  # the verb is not a command this firmware knows
+ERR_REBOOTED = "rebooted"  # FEED/RUN named a boot id that is not this boot's (reply: boot=<id>)
 
 # -- states -----------------------------------------------------------------------------
 STATE_IDLE = "idle"
@@ -87,8 +88,8 @@ MESSAGES = (
     (REPLY, "PONG", ""),
     (COMMAND, "STATUS", ""),
     (REPLY, "STATUS", "state=%s job=%u want=%u counted=%u total=%u ev=%u fault=%s motor=%u"),
-    (COMMAND, "FEED", "job=%u n=%u max_ms=%u? jam_ms=%u? block_ms=%u? duty=%u?"),
-    (COMMAND, "RUN", "job=%u ms=%u duty=%u?"),
+    (COMMAND, "FEED", "job=%u n=%u max_ms=%u? jam_ms=%u? block_ms=%u? duty=%u? boot=%s?"),
+    (COMMAND, "RUN", "job=%u ms=%u duty=%u? boot=%s?"),
     (COMMAND, "STOP", ""),
     (COMMAND, "CLEAR", ""),
     (COMMAND, "PROFILE", "kind=%s p=%l cycle=%u? fires=%s?"),
@@ -98,7 +99,7 @@ MESSAGES = (
         "job=%u? dup=%u? state=%s? counted=%u? end=%s? n=%u? max_ms=%u? jam_ms=%u? "
         "block_ms=%u? duty=%u? ms=%u?",
     ),
-    (REPLY, "ERR", "code=%s fault=%s? field=%s? job=%u?"),
+    (REPLY, "ERR", "code=%s fault=%s? field=%s? job=%u? boot=%s?"),
     (EVENT, "BOOT", _HELLO_FIELDS),
     (EVENT, "CARD", "job=%u counted=%u total=%u"),
     (EVENT, "DONE", "job=%u counted=%u reason=%s total=%u"),

@@ -93,7 +93,7 @@ class GreedyBot(Bot):
         value = float(game.ruleset.card_points(card))
         value += sum(1 for c in hand if c.color is card.color) / 2
         if card.kind is Kind.TRADE_HANDS:
-            smallest = min(len(game.hands[s]) for s in range(game.num_players) if s != seat)
+            smallest = min(len(game.hands[s]) for s in game.seats_in_play if s != seat)
             value = 60.0 if smallest < len(hand) - 1 else -50.0
         if card.kind is Kind.DISCARD_ALL:
             value += 10 * sum(1 for c in hand if c.color is card.color)
@@ -121,7 +121,7 @@ def favourite_color(hand: list[Card]) -> Color:
 
 
 def fewest_cards(game: Game, seat: int) -> int:
-    others = [s for s in range(game.num_players) if s != seat]
+    others = [s for s in game.seats_in_play if s != seat]
     return min(others, key=lambda s: (len(game.hands[s]), s))
 
 

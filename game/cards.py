@@ -7,9 +7,9 @@ Draw Two), ``RH2`` (red Hit 2), ``BDA`` (blue Discard All); wilds start with
 ``W``: ``W``, ``W+4``, ``WAA`` (Wild Attack-Attack)… ``Card.parse(str(c)) == c``.
 
 Cards are interned: there is exactly one ``Card`` object per distinct card, so
-two red sevens in a deck are the same object. That keeps equality and hashing
-cheap in the engine's hot loops, and hashes are small stable integers, so no
-ordering ever depends on ``PYTHONHASHSEED``.
+two red sevens in a deck are the same object, and equality and hashing are
+identity (C speed in the engine's hot loops). Nothing ever iterates a set of
+cards, so no order depends on object addresses.
 """
 
 from __future__ import annotations
@@ -145,9 +145,6 @@ class Card:
 
     def __reduce__(self) -> tuple[Any, ...]:
         return (Card.parse, (self.code,))
-
-    def __hash__(self) -> int:
-        return self.index
 
     def __str__(self) -> str:
         return self.code

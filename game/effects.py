@@ -67,14 +67,14 @@ def skip(game: Game, step: Step) -> bool:
 def reverse(game: Game, step: Step) -> bool:
     game.direction = -game.direction
     game._emit("reverse", direction=game.direction)
-    if game.num_players == 2:
+    if game.players_in == 2:
         return skip(game, step)
     game._pos = game._actor
     return False
 
 
 def play_again(game: Game, step: Step) -> bool:
-    if game.ruleset.options["skip_reverse_play_again"] != "always" or game.num_players == 2:
+    if game.ruleset.options["skip_reverse_play_again"] != "always" or game.players_in == 2:
         return False
     if game._actor_out() or game._first_phase or not game._playable_cards(game._actor):
         return False
@@ -140,8 +140,10 @@ def trade_hands(game: Game, step: Step) -> bool:
 def everyone_hits(game: Game, step: Step) -> bool:
     n = step.number("n", 1)
     actor = game._actor
-    for offset in range(1, game.num_players):
-        game._hit((actor + offset) % game.num_players, n, step.get("reason") or "all-hit")
+    seat = game._left(actor)
+    while seat != actor:
+        game._hit(seat, n, step.get("reason") or "all-hit")
+        seat = game._left(seat)
     return False
 
 
@@ -163,12 +165,11 @@ def pass_card(game: Game, step: Step) -> bool:
 def rotate_hands(game: Game, step: Step) -> bool:
     if game._actor_out():
         return False
-    n, d = game.num_players, game.direction
     old = list(game.hands)
-    for seat in range(n):
-        game.hands[(seat + d) % n] = old[seat]
+    for seat in game.seats_in_play:
+        game.hands[game._next(seat)] = old[seat]
     game._uno_open = None
-    game._emit("rotate", direction=d)
+    game._emit("rotate", direction=game.direction, seats=game.seats_in_play)
     return False
 
 
@@ -207,7 +208,7 @@ def custom(game: Game, step: Step) -> bool:
 def dealer_starts_reversed(game: Game, step: Step) -> bool:
     game.direction = -1
     game._emit("reverse", direction=-1)
-    game._pos = (game._actor + 1) % game.num_players  # the dealer is "next" after the left player
+    game._pos = game._left(game._actor)  # the dealer is "next" after the player on the left
     return False
 
 

@@ -26,7 +26,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from game.cards import COLORS, Card, Color, Kind, sort_key
+from game.cards import COLORS, Card, Color, Kind, all_cards, sort_key
 from game.chance import Chance, fresh_seed, seeded
 from game.effects import BLOCKS
 from game.errors import IllegalMove, RulesetError
@@ -46,15 +46,16 @@ CHALLENGE = Move(MoveKind.CHALLENGE)
 ACCEPT = Move(MoveKind.ACCEPT)
 UNO = Move(MoveKind.UNO)
 _PLAY: dict[Card, Move] = {}
+_TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 _COLOR_MOVES = [Move.choose(c) for c in COLORS]
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
 
+_PLAY.update((card, Move.play(card)) for card in all_cards())
+
+
 def _play_move(card: Card) -> Move:
-    move = _PLAY.get(card)
-    if move is None:
-        move = _PLAY[card] = Move.play(card)
-    return move
+    return _PLAY[card]
 
 
 class Game(TableMixin):
@@ -87,7 +88,17 @@ class Game(TableMixin):
             kind: next((s for s in steps if s.name == "challenge"), None)
             for kind, steps in ruleset.effects.items()
         }
+        options = ruleset.options  # the hot ones, read once
+        self._bluff = bool(options["wild_draw_bluff"])
+        self._jump_in = bool(options["jump_in"])
+        self._seven_zero = bool(options["seven_zero"])
+        self._turn_limit = int(options["round_turn_limit"])
+        self._reloads = options["empty_launcher"] == "reload"
+        self._draw_presses = options["draw_until_cap"] if options["draw_until_playable"] else 1
+        self._play_after_draw = ruleset.play_after_draw
         self.scores = [0] * self.num_players
+        #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
+        self.eliminated = [False] * self.num_players
         self.round_number = 0
         self.total_turns = 0
         self.winner: int | None = None
@@ -207,11 +218,13 @@ class Game(TableMixin):
     def _compute_legal(self) -> list[Move]:
         pending, seat = self.pending, self.decider
         if pending is Decision.TURN:
-            return [_play_move(c) for c in self._playable_cards(seat)] + [DRAW]
+            moves = [_PLAY[c] for c in self._playable_cards(seat)]
+            moves.append(DRAW)
+            return moves
         if pending is Decision.COLOR:
             return list(_COLOR_MOVES)
         if pending is Decision.TARGET:
-            return [Move.aim(s) for s in range(self.num_players) if s != seat]
+            return [Move.aim(s) for s in self.seats_in_play if s != seat]
         if pending is Decision.DRAWN:
             return [_play_move(self._drawn), PASS] if self._drawn is not None else [PASS]
         if pending is Decision.PLAY_AGAIN:
@@ -231,13 +244,12 @@ class Game(TableMixin):
         return [_play_move(c) for c in dict.fromkeys(self.hands[seat]) if c.kind in kinds]
 
     def _playable_cards(self, seat: int) -> list[Card]:
+        """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
         hand = self.hands[seat]
         top, color = self.discard[-1], self.active_color
         kind, number = top.kind, top.number
         seen: dict[Card, None] = {}
         for card in hand:
-            if card in seen:
-                continue
             if (
                 card.color is None
                 or card.color is color
@@ -246,11 +258,9 @@ class Game(TableMixin):
                 seen[card] = None
         if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
             seen.pop(hand[0], None)
-        if not self.ruleset.options["wild_draw_bluff"]:
+        if not self._bluff:
             for card in list(seen):
-                if self._challenge_steps.get(card.kind) is not None and self._would_be_guilty(
-                    seat, card
-                ):
+                if self._challenge_steps.get(card.kind) and self._would_be_guilty(seat, card):
                     del seen[card]
         return list(seen)
 
@@ -260,13 +270,13 @@ class Game(TableMixin):
         open_seat = self.uno_pending
         if open_seat is not None:
             moves.append(UNO)
-            moves += [Move.catch(open_seat, s) for s in range(self.num_players) if s != open_seat]
-        if self.ruleset.options["jump_in"] and self.pending is Decision.TURN:
+            moves += [Move.catch(open_seat, s) for s in self.seats_in_play if s != open_seat]
+        if self._jump_in and self.pending is Decision.TURN:
             top = self.discard[-1]
             if top.color is not None:
                 moves += [
                     Move.play(top, by=s)
-                    for s in range(self.num_players)
+                    for s in self.seats_in_play
                     if s != self.decider and top in self.hands[s]
                 ]
         return moves
@@ -286,12 +296,16 @@ class Game(TableMixin):
         """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
         if isinstance(move, str):
             move = Move.parse(move)
-        if move.by is not None or move.kind in (MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE):
+        if move.by is not None or move.kind in _TABLE_KINDS:
             self._play_table(move)
             return
         legal = self._legal if self._legal is not None else self.legal_moves()
-        if move not in legal:
-            raise IllegalMove(explain(self, move))
+        for candidate in legal:
+            if candidate is move:
+                break
+        else:
+            if move not in legal:
+                raise IllegalMove(explain(self, move))
         self._legal = None
         seat = self.decider
         if self._uno_open is not None and seat != self._uno_open:
@@ -432,12 +446,16 @@ class Game(TableMixin):
         steps = self.ruleset.effects.get(card.kind, ())
         if (
             card.kind is Kind.NUMBER
-            and self.ruleset.options["seven_zero"]
+            and self._seven_zero
             and card.number in _SEVEN_ZERO
         ):
             steps = steps + _SEVEN_ZERO[card.number]
-        self._queue = deque(steps)
-        self._run()
+        if steps:
+            self._queue = deque(steps)
+            self._run()
+        else:
+            self._queue.clear()
+            self._after_effects()
 
     def _would_be_guilty(self, seat: int, card: Card) -> bool:
         """Was playing this challengeable wild against the rules (rules.md 3.2, 4.2)?"""
@@ -467,16 +485,14 @@ class Game(TableMixin):
 
     def _draw(self, seat: int) -> None:
         self._emit("draw", player=seat)
-        options = self.ruleset.options
-        presses = options["draw_until_cap"] if options["draw_until_playable"] else 1
         drawn: tuple[Card, ...] = ()
-        for _ in range(presses):
+        for _ in range(self._draw_presses):
             got = self._press(seat, "draw")
             if got:
                 drawn = got
             if drawn and self._fits(drawn[-1]):
                 break
-        if self.ruleset.play_after_draw and drawn and self._fits(drawn[-1]):
+        if self._play_after_draw and drawn and self._fits(drawn[-1]):
             self._drawn = drawn[-1]
             self._ask(Decision.DRAWN, seat)
             return
@@ -484,7 +500,11 @@ class Game(TableMixin):
         self._after_effects()
 
     def _fits(self, card: Card) -> bool:
-        return card in self._playable_cards(self.decider)
+        """May the decider play ``card`` (just drawn) now?"""
+        top, color = self.discard[-1], self.active_color
+        if card.color is None:
+            return card in self._playable_cards(self.decider)  # the bluff rule may forbid it
+        return card.color is color or (card.kind is top.kind and card.number == top.number)
 
     def _run(self) -> None:
         queue = self._queue
@@ -507,7 +527,7 @@ class Game(TableMixin):
         self._legal = None
         self.turns += 1
         self.total_turns += 1
-        limit = self.ruleset.options["round_turn_limit"]
+        limit = self._turn_limit
         if limit and self.turns > limit:
             self._end_round(None)
 
@@ -517,7 +537,12 @@ class Game(TableMixin):
         return True
 
     def _next(self, seat: int) -> int:
-        return (seat + self.direction) % self.num_players
+        n, d = self.num_players, self.direction
+        seat = (seat + d) % n
+        while self.eliminated[seat]:
+            seat = (seat + d) % n
+        return seat
+
 
     def _victim(self, who: str) -> int:
         """The chosen target (``who=target``) or the next player from the turn pointer."""
@@ -555,7 +580,7 @@ class Game(TableMixin):
 
     def _press(self, seat: int, reason: str) -> tuple[Card, ...]:
         launcher = self.launcher
-        if launcher.remaining == 0 and self.ruleset.options["empty_launcher"] == "reload":
+        if self._reloads and launcher.remaining == 0:
             self._reload()
         volley = launcher.hit()
         cards: tuple[Card, ...] = volley.cards

@@ -18,11 +18,12 @@ The log is complete enough to replay a game and account for every card
 ``reload``      cards (the discard pile except its top card, shuffled, loaded bottom first)
 ``skip``        player            ``reverse``  direction (1 = left/clockwise, -1 = right)
 ``discard``     player, cards (Discard All: put under the Discard All on the pile)
-``trade``       player, target    ``rotate``  direction (7-0 zero)     ``give``  player, to, card
+``trade``       player, target    ``rotate``  direction, seats (7-0 zero)     ``give``  player, to, card
 ``uno``         player, by, caught (False: the player called UNO; True: ``by`` caught them)
 ``challenge``   player (challenger), accused, guilty, hand (the accused's hand, shown)
 ``accept``      player            ``take``  player, presses (took a stack)      ``pass``  player
-``round_end``   round, winner, reason, held (points in each hand), gained, scores, hands, turns
+``round_end``   round, winner, reason, held (points in each hand), gained, scores, hands, turns,
+                eliminated (seats knocked out, ``scoring=elimination``)
 ``game_end``    winner, scores, rounds
 ==============  ==============================================================================
 

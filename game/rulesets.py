@@ -13,8 +13,9 @@ from __future__ import annotations
 import functools
 import tomllib
 from collections.abc import Mapping
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from importlib import resources
+from types import MappingProxyType
 from typing import Any
 
 from game.cards import COLORS, Card, Kind, NotationError
@@ -110,9 +111,10 @@ OPTIONS: dict[str, Option] = {
             "winner",
             "winner: the round winner scores the cards left in the other hands, first to the "
             "target wins; lowest: everyone is charged the cards they hold, when someone reaches "
-            "the target the lowest "
-            "total wins",
-            choices=("winner", "lowest"),
+            "the target the lowest total wins; elimination (the original sheet's challenge game): "
+            "charged as lowest, a player reaching the target is out, the last two play head to "
+            "head and the winner of that hand wins",
+            choices=("winner", "lowest", "elimination"),
         ),
         Option(
             "skip_reverse_play_again",
@@ -314,11 +316,14 @@ def parse_step(raw: Any, where: str) -> Step:
     return step
 
 
+_KIND_BY_CODE = {kind.value: kind for kind in Kind}
+
+
 def _kind(code: str, where: str) -> Kind:
-    for kind in Kind:
-        if kind.value == code.upper():
-            return kind
-    raise RulesetError(f"{where}: unknown card code {code!r}")
+    kind = _KIND_BY_CODE.get(code.upper())
+    if kind is None:
+        raise RulesetError(f"{where}: unknown card code {code!r}")
+    return kind
 
 
 def _steps_table(table: Mapping[str, Any], where: str) -> dict[Kind, tuple[Step, ...]]:
@@ -379,12 +384,35 @@ def load_ruleset(
         raise RulesetError(
             f"unknown ruleset {ruleset_id!r}", hint=f"choose one of: {', '.join(RULESET_IDS)}"
         )
+    given = dict(options or {})
+    key = _cache_key(ruleset_id, given)
+    cached = _CACHE.get(key) if key is not None else None
+    if cached is not None:
+        return cached
     common, data = _read("common"), _read(ruleset_id)
     where = f"ruleset {ruleset_id}"
     try:
-        return _build(ruleset_id, common, data, options or {}, where)
+        rules = _build(ruleset_id, common, data, given, where)
     except (KeyError, NotationError) as error:
         raise RulesetError(f"{where}: malformed ruleset data ({error})") from None
+    if key is not None and len(_CACHE) < 256:
+        _CACHE[key] = rules
+    return rules
+
+
+_CACHE: dict[tuple[Any, ...], Ruleset] = {}
+
+
+def _cache_key(ruleset_id: str, given: dict[str, Any]) -> tuple[Any, ...] | None:
+    """Built rulesets are cached (they are immutable); not when a custom-card file is read."""
+    if given.get("custom"):
+        return None
+    try:
+        key = (ruleset_id, tuple(sorted(given.items())))
+        hash(key)
+    except TypeError:
+        return None
+    return key
 
 
 def _build(
@@ -421,17 +449,13 @@ def _build(
             {**common["first_card"], **data.get("first_card", {})}, f"{where} first_card"
         ),
         stack_kinds=frozenset(_kind(code, where) for code in data.get("stack", [])),
-        options=values,
+        options=MappingProxyType(values),
     )
 
 
 def with_options(ruleset: Ruleset, **options: Any) -> Ruleset:
-    """A copy of ``ruleset`` with some options changed (validated)."""
-    merged = dict(ruleset.options)
-    merged.update(resolve_options(ruleset.id, {}, options) | {})
-    for name in options:
-        merged[name] = resolve_options(ruleset.id, {}, {name: options[name]})[name]
-    return replace(ruleset, options=merged)
+    """The same ruleset with some options changed (validated)."""
+    return load_ruleset(ruleset.id, {**ruleset.options, **options})
 
 
 def describe(ruleset_id: str) -> dict[str, Any]:

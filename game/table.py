@@ -51,6 +51,7 @@ class TableMixin:
     scores: list[int]
     round_number: int
     winner: int | None
+    eliminated: list[bool]
     seed: int | None
     _chance: Chance
 
@@ -81,6 +82,23 @@ class TableMixin:
         self._drawn: Card | None = None
         self._first_phase = False
         self._legal: list[Any] | None = None
+
+    def _left(self, seat: int) -> int:
+        """The next seat still in play clockwise (deal order), whatever the direction of play."""
+        n = self.num_players
+        seat = (seat + 1) % n
+        while self.eliminated[seat]:
+            seat = (seat + 1) % n
+        return seat
+
+    @property
+    def seats_in_play(self) -> list[int]:
+        """Seats not eliminated (all of them unless ``scoring=elimination``)."""
+        return [s for s in range(self.num_players) if not self.eliminated[s]]
+
+    @property
+    def players_in(self) -> int:
+        return self.num_players - sum(self.eliminated)
 
     # -- game start -----------------------------------------------------------------
     def _start_game(self) -> None:
@@ -129,7 +147,7 @@ class TableMixin:
             raise GameError(
                 f"card accounting broke: {len(cards)} cards, the deck has {len(self.ruleset.deck)}"
             )
-        self.dealer = (self.dealer + 1) % self.num_players
+        self.dealer = self._left(self.dealer)
         self._deal(cards)
 
     def set_position(
@@ -185,10 +203,12 @@ class TableMixin:
         self.round_number += 1
         chance = self._chance
         chance.shuffle(cards)
-        n = self.num_players
+        order = [self._left(dealer)]
+        while len(order) < self.players_in:
+            order.append(self._left(order[-1]))
         for _ in range(self.ruleset.hand_size):
-            for k in range(1, n + 1):
-                self.hands[(dealer + k) % n].append(cards.pop())
+            for seat in order:
+                self.hands[seat].append(cards.pop())
         starter, returned = self._turn_starter(cards)
         self.discard = [starter]
         self.active_color = starter.color
@@ -236,6 +256,8 @@ class TableMixin:
         for seat, points in enumerate(gained):
             self.scores[seat] += points
         self.round_winner = winner
+        head_to_head = self.players_in == 2
+        knocked = self._eliminate()
         self._emit(
             "round_end",
             round=self.round_number,
@@ -246,10 +268,11 @@ class TableMixin:
             scores=list(self.scores),
             hands=[[c.code for c in hand] for hand in self.hands],
             turns=self.turns,
+            eliminated=knocked,
         )
         self._legal = None
         self.decider = -1
-        champion = self._game_winner()
+        champion = self._game_winner(winner, head_to_head)
         if champion is None:
             self.pending = Decision.ROUND_OVER
             return
@@ -257,11 +280,27 @@ class TableMixin:
         self.pending = Decision.GAME_OVER
         self._emit("game_end", winner=champion, scores=list(self.scores), rounds=self.round_number)
 
-    def _game_winner(self) -> int | None:
-        target, scores = self.ruleset.target, self.scores
+    def _eliminate(self) -> list[int]:
+        """Challenge game: seats whose total reached the target are out of the game."""
+        if self.ruleset.options["scoring"] != "elimination":
+            return []
+        knocked = [s for s in self.seats_in_play if self.scores[s] >= self.ruleset.target]
+        for seat in knocked:
+            self.eliminated[seat] = True
+        return knocked
+
+    def _game_winner(self, round_winner: int | None, head_to_head: bool) -> int | None:
+        target, scores, scoring = self.ruleset.target, self.scores, self.ruleset.options["scoring"]
+        if scoring == "elimination":
+            left = self.seats_in_play
+            if head_to_head and round_winner is not None:
+                return round_winner  # the last two played head to head: this hand decides
+            if len(left) == 1:
+                return left[0]
+            return min(range(len(scores)), key=lambda s: (scores[s], s)) if not left else None
         if max(scores) < target:
             return None
-        if self.ruleset.options["scoring"] == "winner":
+        if scoring == "winner":
             return scores.index(max(scores))
         return scores.index(min(scores))
 

@@ -15,10 +15,10 @@ deciding again: the bots' and the launcher's random streams then continue
 exactly where they stopped, and a bot that decides differently from the
 journal is reported as a :class:`~game.errors.JournalError`.
 
-Catching a missed UNO: bots use their table moves (``Game.table_moves``)
-before the next decision; a person can catch when they are the next to decide
-(the catch is in their list of moves), which is "before the next player
-begins" in the rules' words.
+Catching a missed UNO ("before the next player begins"): before each decision
+every seat gets the chance in turn — bots through their table moves
+(``Game.table_moves``), people who are not next by a yes/no question, and the
+person next to decide finds the catch in their own list of moves.
 """
 
 from __future__ import annotations
@@ -37,7 +37,7 @@ from game.engine import Game
 from game.errors import IllegalMove, JournalError
 from game.journal import MOVE, JournalWriter, Record
 from game.moves import Decision, Move, MoveKind
-from game.prompt import Menu, QuitRequested, ask, normalise
+from game.prompt import Menu, QuitRequested, ask, normalise, parse_yes_no
 from game.tui import (
     ARROWS,
     Painter,
@@ -134,18 +134,52 @@ class TablePlay:
                 self.after_decision()
 
     def _table_window(self) -> None:
-        """Before the next decision, each bot may call UNO or catch (the caller first)."""
+        """Before the next decision, seats may call UNO or catch (the caller first, then in order).
+
+        Bots use :meth:`~game.bots.Bot.table_move`; a person who is not next to
+        decide is asked whether to catch a player who did not call UNO (the next
+        person to decide finds the catch in their own list of moves).
+        """
         game = self.game
         first = game.uno_pending if game.uno_pending is not None else game.decider
         for offset in range(len(self.seats)):
             seat = (first + offset) % len(self.seats)
-            bot = self.seats[seat].bot
-            if bot is None:
-                continue
             moves = seat_moves(game, seat, game.table_moves())
-            choice = bot.table_move(game, seat, moves) if moves else None
+            bot = self.seats[seat].bot
+            if not moves:
+                continue
+            if bot is None:
+                self._offer_catch(seat, moves)
+                continue
+            choice = bot.table_move(game, seat, moves)
             if choice is not None:
                 self._commit(seat, [choice], table=True)
+
+    def _offer_catch(self, seat: int, moves: list[Move]) -> None:
+        catches = [move for move in moves if move.kind is MoveKind.CATCH]
+        if not catches or seat == self.game.decider:
+            return
+        if self._replay or self.replay_only:
+            self._replay_table_move(seat)
+            return
+        victim = self._seat_name(catches[0].target or 0)
+        name = self.seats[seat].name
+        question = f"{name}, {victim} has one card and did not call UNO. Catch? [y/n] "
+        if ask(self.console.read, self.console.say, question, parse_yes_no):
+            self.game.play(catches[0])
+            self._record(seat, [catches[0]], table=True)
+
+    def _replay_table_move(self, seat: int) -> None:
+        """A person's catch is in the journal only if they made it; a "no" left no record."""
+        if not self._replay:
+            return
+        record = self._replay[0]
+        if record.get("seat") != seat or not record.get("table"):
+            return
+        self._replay.popleft()
+        for text in record.get("moves", []):
+            self.game.play(Move.parse(text))
+        self._sync_narrator()
 
     def _bot_turn(self, seat: int) -> None:
         bot = self.seats[seat].bot
@@ -476,7 +510,10 @@ class Narrator:
             ),
         }
         maker = simple.get(kind)
-        return maker() if maker else ""
+        try:
+            return maker() if maker else ""
+        except (KeyError, TypeError, ValueError, NotationError):
+            return f"({kind}: {e})"  # an event shape this table does not know: show it, play on
 
     def _round_end(self, e: dict[str, Any]) -> str:
         who = self._name(e["winner"]) if e.get("winner") is not None else "No one"

@@ -137,10 +137,10 @@ class EventChecker:
         self.hands[a], self.hands[b] = self.hands[b], self.hands[a]
 
     def on_rotate(self, e: dict[str, Any]) -> None:
-        n, d = len(self.hands), e["direction"]
+        seats, d = e["seats"], e["direction"]
         old = list(self.hands)
-        for seat in range(n):
-            self.hands[(seat + d) % n] = old[seat]
+        for i, seat in enumerate(seats):
+            self.hands[seats[(i + d) % len(seats)]] = old[seat]
 
     def on_give(self, e: dict[str, Any]) -> None:
         self.hands[e["player"]].remove(e["card"])
@@ -159,7 +159,7 @@ class EventChecker:
             gained = [0] * len(held)
             if self.scoring == "winner":
                 gained[winner] = sum(held)
-            else:
+            else:  # lowest and elimination both charge what each player holds
                 gained = held
             self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
         assert self.scores == e["scores"], f"scores {e['scores']} != expected {self.scores}"

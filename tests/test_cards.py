@@ -91,3 +91,12 @@ def test_cards_are_immutable_and_sort_by_colour_then_kind() -> None:
     with pytest.raises(AttributeError):
         card.number = 8  # type: ignore[misc]
     assert sorted(parse_cards("W Y1 R9 B2 R1")) == parse_cards("R1 R9 B2 Y1 W")
+
+
+def test_the_notation_page_examples_run() -> None:
+    import doctest
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "notation.md"
+    result = doctest.testfile(str(page), module_relative=False, verbose=False)
+    assert result.attempted >= 3 and result.failed == 0

@@ -22,7 +22,8 @@ import serial
 from firmware_bridge import protocol as P
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.faults import FaultPlan, LinkFaulter, LinkFaults, Scheduled, faulters
-from hardware.errors import ConfigError
+from firmware_bridge.firmware import logic
+from hardware.errors import ConfigError, LauncherError
 from hardware.mechanism import MechanismParams
 
 FAST = MechanismParams(cards_per_second=500.0, card_transit_ms=1.0, stall_duty=0.0)
@@ -242,6 +243,36 @@ def test_duplicated_replies_arrive_twice_and_delayed_ones_late() -> None:
         host.close()
 
 
+def test_frames_split_in_pieces_are_reassembled_in_order() -> None:
+    with Emulator(seed=1, mechanism=FAST, faults="split:1.0,delay_ms:20") as emu:
+        host = Host(emu.start())
+        for _ in range(5):
+            assert host.command("PING", retries=(1.0,))["_verb"] == "PONG"
+        assert host.command("FEED", [("job", 1), ("n", 3)], retries=(1.0,))["state"] == "running"
+        assert host.wait_event(("DONE",))["counted"] == "3"
+        counts = emu.fault_counts()
+        assert counts["to_mcu"]["split"] >= 6 and counts["to_host"]["split"] >= 6
+        host.close()
+
+
+def test_a_crash_in_the_emulator_thread_unplugs_and_is_reported_at_stop(monkeypatch: Any) -> None:
+    emu = Emulator(seed=1)
+    host = Host(emu.start())
+
+    def broken(line: bytes) -> None:
+        raise RuntimeError("bug in the board")
+
+    monkeypatch.setattr(emu.board, "receive", broken)
+    host.serial.write(P.encode("C", 1, "PING"))
+    assert emu.wait_until(lambda: emu.error is not None)
+    with pytest.raises(serial.SerialException):
+        for _ in range(3):
+            host.serial.read(1)
+    host.close()
+    with pytest.raises(LauncherError, match="bug in the board"):
+        emu.stop()
+
+
 def test_scheduled_faults_happen_on_time(tmp_path: Path) -> None:
     with Emulator(seed=1, faults="reboot@50ms,silence@0ms+100ms") as emu:
         emu.start()
@@ -397,3 +428,28 @@ def test_emulate_rejects_bad_options_with_a_clear_error() -> None:
         mechanism_params("speed=9", fast=False)
     with pytest.raises(ConfigError, match="cps"):
         mechanism_params("cps=-1", fast=True)
+
+
+def test_the_standalone_button_fires_the_flash_profile_and_reports_it() -> None:
+    from game.cli.emulate import profile_text
+
+    text = profile_text("original-1999")
+    assert text is not None and text.startswith("kind=pattern cycle=96 fires=")
+    with Emulator(seed=1, mechanism=FAST, profile=text) as emu:
+        host = Host(emu.start())
+        host.command("HELLO")
+        wants = []
+        for _ in range(2):  # presses 1 and 2 of the 1999 pattern: quiet, then 3..8 cards
+            pressed_at = emu.now_ms()
+            emu.press_button()
+            wants.append(int(host.wait_event(("PRESS",), keepalive=False)["want"]))
+            debounced = pressed_at + logic.BUTTON_DEBOUNCE_MS
+
+            def debounce_passed(at: float = debounced) -> bool:
+                return emu.now_ms() > at
+
+            assert emu.wait_until(debounce_passed)  # the next press comes at a person's pace
+        assert wants[0] == 0 and 3 <= wants[1] <= 8
+        done = host.wait_event(("DONE",), keepalive=False)
+        assert (done["job"], done["counted"]) == ("0", str(wants[1]))
+        host.close()

@@ -279,3 +279,28 @@ def test_moves_can_be_given_as_text() -> None:
     game = position("attack", ["R2 B3", "G5 G6"], "R1")
     game.play(Move.parse("R2"))
     assert game.top_card.code == "R2"
+
+
+def test_elimination_knocks_out_players_at_the_target_and_skips_their_seats() -> None:
+    game = position("attack", ["R9", "G5 WAA", "Y1", "B2"], "R1",
+                    options={"scoring": "elimination", "target": 50})
+    game.play("R9")
+    assert game.eliminated == [False, True, False, False] and game.pending is Decision.ROUND_OVER
+    game.start_next_round()
+    assert game.hand_sizes[1] == 0 and 1 not in game.seats_in_play
+    assert all(m.target != 1 for m in game.legal_moves() if m.target is not None)
+
+
+def test_elimination_head_to_head_hand_decides_the_game() -> None:
+    game = position("attack", ["R9", "G5 WAA", "Y1 WAA", "B2"], "R1",
+                    options={"scoring": "elimination", "target": 50})
+    game.play("R9")  # seats 1 and 2 reach 50 and are out: seats 0 and 3 play head to head
+    assert game.players_in == 2 and not game.is_game_over()
+    game.start_next_round()
+    rng_moves = 0
+    while not game.is_round_over() and rng_moves < 5000:
+        game.play(game.legal_moves()[0])
+        rng_moves += 1
+    if game.round_winner is not None:
+        assert game.is_game_over() and game.winner == game.round_winner
+    check_events(game.events)

@@ -28,7 +28,7 @@ option_sets = st.fixed_dictionaries(
         "skip_reverse_play_again": st.sampled_from(["always", "two_player_only"]),
         "mega_hit_stack": st.booleans(),
         "stack_draws": st.booleans(),
-        "scoring": st.sampled_from(["winner", "lowest"]),
+        "scoring": st.sampled_from(["winner", "lowest", "elimination"]),
         "seven_zero": st.booleans(),
         "jump_in": st.booleans(),
         "draw_until_playable": st.booleans(),

@@ -54,6 +54,9 @@ def answer(screen: str, *, catch: bool = False) -> str:
     return "1"
 
 
+CATCH_PROMPT = r"Ann, \w+ has one card and did not call UNO\. Catch\? \[y/n\] "
+
+
 def play_to_end(
     child: pexpect.spawn, *, catch: bool = False, limit: int = 400
 ) -> tuple[str, list[str]]:
@@ -61,12 +64,13 @@ def play_to_end(
     transcript: list[str] = []
     answers: list[str] = []
     for _ in range(limit):
-        index = child.expect([PROMPT, r"Final: [^\r\n]*"])
+        index = child.expect([PROMPT, CATCH_PROMPT, r"Final: [^\r\n]*"])
         transcript.append(child.before + child.after)
-        if index == 1:
+        if index == 2:
             return "".join(transcript), answers
-        answers.append(answer(child.before, catch=catch))
-        child.sendline(answers[-1])
+        reply = answer(child.before, catch=catch) if index == 0 else ("y" if catch else "n")
+        answers.append(reply)
+        child.sendline(reply)
     raise AssertionError("the game did not end within the prompt limit")
 
 
@@ -151,9 +155,9 @@ def test_kill_9_mid_game_then_resume_reaches_the_same_end_as_an_uninterrupted_ga
     journal = tmp_path / "game.jsonl"
     crashed = spawn(*game, "--journal", str(journal))
     for reply in answers[: len(answers) // 2]:
-        crashed.expect(PROMPT)
+        crashed.expect([PROMPT, CATCH_PROMPT])
         crashed.sendline(reply)
-    crashed.expect(PROMPT)
+    crashed.expect([PROMPT, CATCH_PROMPT])
     crashed.kill(signal.SIGKILL)
     crashed.expect(pexpect.EOF)
     crashed.close()

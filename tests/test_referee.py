@@ -313,3 +313,17 @@ def test_with_the_gpio_launcher_on_gpiozero_mock_pins_hand_sizes_follow_the_sens
         assert [p.seat for p in ref.state.presses] == [KIM, KIM, ANN]
         assert ref.state.hands == [7 + counted[2], 6, 7 + counted[0] + counted[1]]
         assert sum(counted) > 0 and not launcher.identities_known
+
+
+def test_a_wild_customizable_follows_the_tables_own_card_file(tmp_path: Any) -> None:
+    card = tmp_path / "revenge.toml"
+    card.write_text(
+        'name = "Revenge"\n'
+        'effects = ["choose_color", "target", "hit n=3 who=target reason=custom"]\n'
+    )
+    ref = enter(referee([1], custom=str(card)), "red 7")
+    with pytest.raises(IllegalEntry, match="needs a player to aim at"):
+        enter(ref, "wild customizable green")
+    enter(ref, "wild customizable green > Ann")
+    assert [(p.seat, p.reason) for p in ref.state.presses] == [(ANN, "custom")] * 3
+    assert ref.state.current == KIM

@@ -44,6 +44,8 @@ NOISE = [
     "-3",
     "red",
     "press",
+    "y",
+    "n",
 ]
 
 
@@ -212,7 +214,7 @@ def test_the_replay_command_reveals_hands_and_press_contents(
 def test_a_jammed_launcher_stops_the_game_until_the_person_clears_it(
     monkeypatch: pytest.MonkeyPatch,
 ) -> None:
-    """`play` on the emulated launcher: the first card fed sticks; the table is told; play goes on."""
+    """`play` on the emulated launcher: the first card sticks, the table is told, play goes on."""
     out, read = person(9)
 
     def clear_jam_then_play(prompt: str) -> str:
@@ -245,3 +247,42 @@ def test_a_jammed_launcher_stops_the_game_until_the_person_clears_it(
     )
     assert re.search(r"1 card flew out!", text.split("Cards pulled out", 1)[1])
     assert "Final: " in text
+
+
+def test_a_person_who_is_not_next_is_asked_to_catch_a_missed_uno(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    out = io.StringIO()
+
+    def at_the_table(prompt: str) -> str:
+        out.write(prompt)
+        return "y" if "Catch?" in prompt else "" if "Pass the terminal" in prompt else "1"
+
+    journal = tmp_path / "g.jsonl"
+    monkeypatch.setattr("builtins.input", at_the_table)
+    with contextlib.redirect_stdout(out):
+        main(
+            [
+                "play",
+                "--seats",
+                "Ann,bot:random,Kim",
+                "--seed",
+                "3",
+                "--rounds",
+                "1",
+                "--delay",
+                "0",
+                "--journal",
+                str(journal),
+            ]
+        )
+    played = out.getvalue()
+    assert "Kim, RandomBot2 has one card and did not call UNO. Catch? [y/n] " in played
+    assert re.search(r"Kim catches RandomBot2, who did not call UNO!\n.*\(uno-penalty\)", played)
+    assert any(r.get("table") and r["seat"] == 2 for r in read_journal(journal).decisions)
+
+    replayed = io.StringIO()
+    with contextlib.redirect_stdout(replayed):
+        main(["replay", str(journal)])
+    assert "Kim catches RandomBot2" in replayed.getvalue()
+    assert final(replayed.getvalue()) == final(played)

@@ -131,3 +131,18 @@ def test_help_screen_lists_every_card_and_unknown_topics_say_so() -> None:
     screen = render_help()
     assert all(name in screen for name in CARD_HELP)
     assert "no help for that" in render_help(["banana"])
+
+
+def test_the_narrator_survives_an_event_shape_it_does_not_know() -> None:
+    from game.table_play import Console, Narrator, PlaySeat
+
+    out = io.StringIO()
+    console = Console(out, input, Painter(False), PressAnimator(out, Painter(False)))
+    narrator = Narrator(console, [PlaySeat("Ann"), PlaySeat("Bob")])
+    narrator({"type": "play", "player": 0, "card": "R7"})
+    narrator({"type": "play", "player": 1})  # no card: shown raw, not a crash
+    narrator({"type": "hit", "player": 1, "reason": "hit2", "counted": 2, "cards": ["R1", "B2"]})
+    lines = out.getvalue().splitlines()
+    assert lines[0] == "Ann plays red 7."
+    assert lines[1].startswith("(play: ")
+    assert lines[2] == "  💥 Bob presses the launcher (hit2) 2 cards flew out!"

@@ -183,17 +183,21 @@ class Firmware:
         params = {}
         for key in ("n", "max_ms", "jam_ms", "block_ms", "duty"):
             params[key] = P.clamp(key, fields.get(key))
-        return self._start_host_job(fields["job"], FEED, params, now)
+        return self._start_host_job(fields, FEED, params, now)
 
     def _cmd_run(self, fields, now):
         params = {"ms": P.clamp("ms", fields.get("ms"))}
         params["duty"] = P.clamp("duty", fields.get("duty"))
         params["block_ms"] = P.LIMITS["block_ms"][2]
-        return self._start_host_job(fields["job"], RUN, params, now)
+        return self._start_host_job(fields, RUN, params, now)
 
-    def _start_host_job(self, job_id, mode, params, now):
+    def _start_host_job(self, fields, mode, params, now):
+        job_id = fields["job"]
         if job_id < 1 or job_id > P.MAX_JOB_ID:
             return "ERR", (("code", P.ERR_BAD_ARG), ("field", "job"))
+        boot = fields.get("boot")
+        if boot is not None and boot != self.boot_id:  # sent before a restart: never run it
+            return "ERR", (("code", P.ERR_REBOOTED), ("boot", self.boot_id))
         last = self.last_host_job
         if last is not None and last.id == job_id:
             return "OK", _duplicate_fields(last)

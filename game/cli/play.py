@@ -167,6 +167,9 @@ def _play(
     except QuitRequested:
         _say_saved(console, writer)
         return 0
+    except KeyboardInterrupt:
+        _say_saved(console, writer)
+        raise
     finally:
         launcher.close()
     if table.stopped_early:

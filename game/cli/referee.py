@@ -157,9 +157,11 @@ def _referee(
         if journal is not None:
             session.replay([Entry.from_record(r) for r in journal.of_type(ENTRY)])
         session.run()
-    except QuitRequested:
+    except (QuitRequested, KeyboardInterrupt) as stop:
         where = f" Continue with: uno-attack referee --resume {writer.path}" if writer else ""
         console.say(f"\nStopped.{where}")
+        if isinstance(stop, KeyboardInterrupt):
+            raise
     finally:
         launcher.close()
     return 0

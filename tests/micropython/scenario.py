@@ -104,6 +104,10 @@ fw.tick(8010)
 command("DANCE", [], 8020)
 command("FEED", [("job", 5)], 8030)
 command("STOP", [], 8040)
+command("FEED", [("job", 9), ("n", 1), ("boot", "00000000")], 8050)  # an earlier boot's job
+command("CLEAR", [], 8055)
+command("RUN", [("job", 9), ("ms", 5), ("boot", fw.boot_id)], 8060)
+fw.tick(8070)
 
 for frame in hal.out:
     print(repr(frame))
