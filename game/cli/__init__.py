@@ -14,6 +14,7 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from types import ModuleType
 
 from hardware.errors import UnoAttackError
 
@@ -49,7 +50,7 @@ def build_parser() -> argparse.ArgumentParser:
     return parser
 
 
-def _import_command(name: str) -> object | None:
+def _import_command(name: str) -> ModuleType | None:
     """Import one command module; a module not written yet is skipped."""
     try:
         return importlib.import_module(name)

@@ -333,7 +333,7 @@ def _compare_lines(result: Comparison) -> list[str]:
 
 # -- plan ------------------------------------------------------------------------------------------
 def _register_plan(actions: Any) -> None:
-    plan = actions.add_parser("plan", help="how many presses pin every probability to +-P at 95 %")
+    plan = actions.add_parser("plan", help="how many presses pin every probability to +-P at 95 %%")
     plan.add_argument(
         "--precision", type=float, required=True, metavar="P", help="e.g. 0.05 for +-5 points"
     )
