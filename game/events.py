@@ -94,3 +94,46 @@ def read_jsonl(path: str | Path) -> list[dict[str, Any]]:
                 raise GameError(f'{path}:{number}: an event must be an object with a "type"')
             events.append(event)
     return events
+
+
+def format_event(event: dict[str, Any]) -> str:
+    """One line of plain English for an event (transcripts, golden files, narration)."""
+    kind = event["type"]
+    formatter = _FORMATS.get(kind)
+    if formatter is not None:
+        return formatter(event)
+    details = " ".join(f"{k}={v}" for k, v in event.items() if k != "type")
+    return f"{kind} {details}".rstrip()
+
+
+def _cards(codes: list[str]) -> str:
+    return " ".join(codes) if codes else "nothing"
+
+
+_FORMATS: dict[str, Any] = {
+    "deal": lambda e: (
+        f"round {e['round']}: P{e['dealer']} deals, starter {e['starter']}"
+        + (f" (returned {' '.join(e['returned'])})" if e["returned"] else "")
+    ),
+    "play": lambda e: f"P{e['player']} plays {e['card']}"
+    + ("" if e["reason"] == "turn" else f" ({e['reason']})"),
+    "color": lambda e: f"P{e['player']} chooses {e['color']}",
+    "target": lambda e: f"P{e['player']} aims at P{e['target']}",
+    "draw": lambda e: f"P{e['player']} draws",
+    "hit": lambda e: f"P{e['player']} presses ({e['reason']}): {_cards(e['cards'])}",
+    "reload": lambda e: f"launcher reloaded with {len(e['cards'])} cards",
+    "skip": lambda e: f"P{e['player']} is skipped",
+    "reverse": lambda e: "play goes " + ("left" if e["direction"] == 1 else "right"),
+    "discard": lambda e: f"P{e['player']} discards {_cards(e['cards'])}",
+    "trade": lambda e: f"P{e['player']} trades hands with P{e['target']}",
+    "give": lambda e: f"P{e['player']} gives {e['card']} to P{e['to']}",
+    "uno": lambda e: (
+        f"P{e['by']} catches P{e['player']} without UNO" if e["caught"] else f"P{e['player']}: UNO!"
+    ),
+    "challenge": lambda e: f"P{e['player']} challenges P{e['accused']}: "
+    + ("guilty" if e["guilty"] else "innocent"),
+    "round_end": lambda e: f"round {e['round']} won by "
+    + (f"P{e['winner']}" if e["winner"] is not None else "nobody")
+    + f", scores {e['scores']}",
+    "game_end": lambda e: f"game won by P{e['winner']}, scores {e['scores']}",
+}
