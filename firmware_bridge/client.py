@@ -355,6 +355,12 @@ class FirmwareClient:
                 f"{self.path}: {verb} refused, the launcher is busy with another job",
                 hint="wait for the running job (or a standalone button press) to finish",
             )
+        if code == protocol.ERR_STALE:
+            self._resync = True
+            return ProtocolError(
+                f"{self.path}: {verb} refused as stale: the launcher already ran job {reply.text('job', '?')}",
+                hint="another program may be driving this launcher; close it and retry",
+            )
         details = " ".join(f"{k}={v}" for k, v in reply.fields.items())
         return ProtocolError(f"{self.path}: {verb} refused by the firmware ({details})")
 

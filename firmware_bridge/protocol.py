@@ -49,6 +49,7 @@ ERR_BUSY = "busy"  # another job is running
 ERR_FAULT = "fault"  # a fault is latched: CLEAR first (the reply also carries fault=<code>)
 ERR_BAD_ARG = "bad_arg"  # a field is missing or malformed (the reply names it: field=<key>)
 ERR_UNKNOWN = "unknown"  # the verb is not a command this firmware knows
+ERR_STALE = "stale"  # FEED/RUN job id older than the last host job: a late duplicate, never run
 ERR_REBOOTED = "rebooted"  # FEED/RUN named a boot id that is not this boot's (reply: boot=<id>)
 
 # -- states -----------------------------------------------------------------------------
@@ -74,6 +75,16 @@ LIMITS = {
     "ms": (1, 30000, 1000),  # RUN: open-loop run time
 }
 MAX_JOB_ID = 65535  # host job ids are 1..MAX_JOB_ID; job 0 = a standalone (button) job
+JOB_WINDOW = MAX_JOB_ID // 2  # a job id up to this far behind the last one is stale, not new
+
+
+def job_is_stale(job_id, last_id):
+    """True if ``job_id`` is not newer than ``last_id`` (ids count up and wrap past MAX_JOB_ID).
+
+    A FEED delayed in a buffer can arrive after later jobs ran; it must never run.
+    """
+    behind = (last_id - job_id) % MAX_JOB_ID
+    return 0 < behind <= JOB_WINDOW
 MAX_PROFILE_VALUES = 16  # per-mille probabilities in a PROFILE p= list
 MAX_PATTERN_CYCLE = 128  # presses in a pattern profile cycle (fires= is a hex bit mask)
 

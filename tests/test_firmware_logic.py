@@ -128,6 +128,25 @@ def test_feed_for_a_job_already_run_answers_its_state_even_with_a_new_seq() -> N
     assert rig.mechanism.ejected == 2 and len(rig.board.jobs_started) == 1
 
 
+def test_a_late_copy_of_an_older_feed_is_refused_as_stale_and_never_runs() -> None:
+    rig = Rig()
+    rig.send("FEED", job=7, n=1)
+    rig.run(1000)
+    rig.send("FEED", job=8, n=1)
+    rig.run(1000)
+    late = rig.send("FEED", job=7, n=1)  # delayed in a buffer, overtaken by job 8
+    assert late == {"_verb": "ERR", "code": "stale", "job": 8}
+    rig.run(1000)
+    assert [job for _, job in rig.board.jobs_started] == [7, 8]
+    assert rig.mechanism.ejected == 2
+
+
+def test_job_ids_wrap_around_without_being_called_stale() -> None:
+    assert not P.job_is_stale(1, P.MAX_JOB_ID)
+    assert P.job_is_stale(P.MAX_JOB_ID, 1)
+    assert P.job_is_stale(4, 5) and not P.job_is_stale(6, 5)
+
+
 def test_a_second_job_while_running_is_refused_as_busy() -> None:
     rig = Rig()
     rig.send("FEED", job=1, n=20)

@@ -19,8 +19,8 @@ from launcher.emu import FAST_FEED, open_emulated
 from launcher.profiles import IIDProfile
 
 PRESSES = 2000
-#: Frames to the MCU are never reordered (a serial link is FIFO; see docs/serial.md, "Limits").
-FAULTS = "drop:0.02,corrupt:0.01,dup:0.01,host.delay:0.01,delay_ms:4"
+#: Delays reorder frames in both directions; a FEED that arrives after a later job is refused as stale.
+FAULTS = "drop:0.02,corrupt:0.01,dup:0.01,delay:0.01,delay_ms:4"
 #: Retransmit after 10 ms (the pty answers in ~0.2 ms), six tries; STATUS after 15 ms of quiet.
 SOAK_TIMING = Timing(retry=RetryPolicy.doubling(0.01, 6), keepalive=0.05, quiet=0.015)
 MECHANISM = MechanismParams(cards_per_second=2000.0, card_transit_ms=0.2)

@@ -201,6 +201,8 @@ class Firmware:
         last = self.last_host_job
         if last is not None and last.id == job_id:
             return "OK", _duplicate_fields(last)
+        if last is not None and P.job_is_stale(job_id, last.id):
+            return "ERR", (("code", P.ERR_STALE), ("job", last.id))
         refusal = self._refusal()
         if refusal is not None:
             return "ERR", refusal
