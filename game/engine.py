@@ -96,6 +96,8 @@ class Game(TableMixin):
         self._reloads = options["empty_launcher"] == "reload"
         self._draw_presses = options["draw_until_cap"] if options["draw_until_playable"] else 1
         self._play_after_draw = ruleset.play_after_draw
+        self._steps_for = {card: self._card_steps(card) for card in all_cards()}
+        self._challengeable = {c for c in all_cards() if self._challenge_steps.get(c.kind)}
         self.scores = [0] * self.num_players
         #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
         self.eliminated = [False] * self.num_players
@@ -431,8 +433,7 @@ class Game(TableMixin):
     # -- the turn machinery ----------------------------------------------------------
     def _play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
         hand = self.hands[seat]
-        test = self._challenge_steps.get(card.kind)
-        if test is not None:
+        if card in self._challengeable:
             self._guilty = self._would_be_guilty(seat, card)
         hand.remove(card)
         self.discard.append(card)
@@ -443,19 +444,20 @@ class Game(TableMixin):
             self._pos = seat
         self._target = None
         self._hand_shrank(seat)
-        steps = self.ruleset.effects.get(card.kind, ())
-        if (
-            card.kind is Kind.NUMBER
-            and self._seven_zero
-            and card.number in _SEVEN_ZERO
-        ):
-            steps = steps + _SEVEN_ZERO[card.number]
+        steps = self._steps_for[card]
         if steps:
             self._queue = deque(steps)
             self._run()
         else:
             self._queue.clear()
             self._after_effects()
+
+    def _card_steps(self, card: Card) -> tuple[Step, ...]:
+        """The effect of ``card`` under this game's rules (7-0 adds to the 7 and the 0)."""
+        steps = tuple(self.ruleset.effects.get(card.kind, ()))
+        if card.kind is Kind.NUMBER and self._seven_zero and card.number in _SEVEN_ZERO:
+            steps += _SEVEN_ZERO[card.number]
+        return steps
 
     def _would_be_guilty(self, seat: int, card: Card) -> bool:
         """Was playing this challengeable wild against the rules (rules.md 3.2, 4.2)?"""
@@ -542,7 +544,6 @@ class Game(TableMixin):
         while self.eliminated[seat]:
             seat = (seat + d) % n
         return seat
-
 
     def _victim(self, who: str) -> int:
         """The chosen target (``who=target``) or the next player from the turn pointer."""

@@ -18,7 +18,8 @@ The log is complete enough to replay a game and account for every card
 ``reload``      cards (the discard pile except its top card, shuffled, loaded bottom first)
 ``skip``        player            ``reverse``  direction (1 = left/clockwise, -1 = right)
 ``discard``     player, cards (Discard All: put under the Discard All on the pile)
-``trade``       player, target    ``rotate``  direction, seats (7-0 zero)     ``give``  player, to, card
+``trade``       player, target    ``give``  player, to, card
+``rotate``      direction, seats (7-0 zero: every hand in play moves one seat)
 ``uno``         player, by, caught (False: the player called UNO; True: ``by`` caught them)
 ``challenge``   player (challenger), accused, guilty, hand (the accused's hand, shown)
 ``accept``      player            ``take``  player, presses (took a stack)      ``pass``  player
@@ -115,8 +116,9 @@ _FORMATS: dict[str, Any] = {
         f"round {e['round']}: P{e['dealer']} deals, starter {e['starter']}"
         + (f" (returned {' '.join(e['returned'])})" if e["returned"] else "")
     ),
-    "play": lambda e: f"P{e['player']} plays {e['card']}"
-    + ("" if e["reason"] == "turn" else f" ({e['reason']})"),
+    "play": lambda e: (
+        f"P{e['player']} plays {e['card']}" + ("" if e["reason"] == "turn" else f" ({e['reason']})")
+    ),
     "color": lambda e: f"P{e['player']} chooses {e['color']}",
     "target": lambda e: f"P{e['player']} aims at P{e['target']}",
     "draw": lambda e: f"P{e['player']} draws",
@@ -130,10 +132,13 @@ _FORMATS: dict[str, Any] = {
     "uno": lambda e: (
         f"P{e['by']} catches P{e['player']} without UNO" if e["caught"] else f"P{e['player']}: UNO!"
     ),
-    "challenge": lambda e: f"P{e['player']} challenges P{e['accused']}: "
-    + ("guilty" if e["guilty"] else "innocent"),
-    "round_end": lambda e: f"round {e['round']} won by "
-    + (f"P{e['winner']}" if e["winner"] is not None else "nobody")
-    + f", scores {e['scores']}",
+    "challenge": lambda e: (
+        f"P{e['player']} challenges P{e['accused']}: " + ("guilty" if e["guilty"] else "innocent")
+    ),
+    "round_end": lambda e: (
+        f"round {e['round']} won by "
+        + (f"P{e['winner']}" if e["winner"] is not None else "nobody")
+        + f", scores {e['scores']}"
+    ),
     "game_end": lambda e: f"game won by P{e['winner']}, scores {e['scores']}",
 }

@@ -282,8 +282,12 @@ def test_moves_can_be_given_as_text() -> None:
 
 
 def test_elimination_knocks_out_players_at_the_target_and_skips_their_seats() -> None:
-    game = position("attack", ["R9", "G5 WAA", "Y1", "B2"], "R1",
-                    options={"scoring": "elimination", "target": 50})
+    game = position(
+        "attack",
+        ["R9", "G5 WAA", "Y1", "B2"],
+        "R1",
+        options={"scoring": "elimination", "target": 50},
+    )
     game.play("R9")
     assert game.eliminated == [False, True, False, False] and game.pending is Decision.ROUND_OVER
     game.start_next_round()
@@ -292,8 +296,12 @@ def test_elimination_knocks_out_players_at_the_target_and_skips_their_seats() ->
 
 
 def test_elimination_head_to_head_hand_decides_the_game() -> None:
-    game = position("attack", ["R9", "G5 WAA", "Y1 WAA", "B2"], "R1",
-                    options={"scoring": "elimination", "target": 50})
+    game = position(
+        "attack",
+        ["R9", "G5 WAA", "Y1 WAA", "B2"],
+        "R1",
+        options={"scoring": "elimination", "target": 50},
+    )
     game.play("R9")  # seats 1 and 2 reach 50 and are out: seats 0 and 3 play head to head
     assert game.players_in == 2 and not game.is_game_over()
     game.start_next_round()
