@@ -358,7 +358,8 @@ class FirmwareClient:
         if code == protocol.ERR_STALE:
             self._resync = True
             return ProtocolError(
-                f"{self.path}: {verb} refused as stale: the launcher already ran job {reply.text('job', '?')}",
+                f"{self.path}: {verb} refused as stale: the launcher already ran "
+                f"job {reply.text('job', '?')}",
                 hint="another program may be driving this launcher; close it and retry",
             )
         details = " ".join(f"{k}={v}" for k, v in reply.fields.items())

@@ -16,7 +16,7 @@ class IllegalMove(GameError, ValueError):
 
 
 class RulesetError(ConfigError):
-    """Unknown ruleset, unusable option, a deck that cannot serve the players, a bad custom-card file."""
+    """Unknown ruleset, bad option, a deck too small for the players, a bad custom-card file."""
 
     hint = "`uno-attack rules list` shows the rulesets and their options"
 

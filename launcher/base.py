@@ -72,7 +72,7 @@ class Launcher(ABC, Generic[T]):
         self._closed = False
         self.presses = 0
         self.when_fired: Callable[[Volley[T]], None] | None = None
-        #: Filled by backends during ``_press`` (``motor_ms``, ``requested``…); becomes ``Volley.meta``.
+        #: Filled by backends in ``_press`` (``motor_ms``, ``requested``…); becomes ``Volley.meta``.
         self.press_meta: dict[str, Any] = {}
 
     # -- hopper model -------------------------------------------------------------

@@ -23,7 +23,9 @@ class SimLauncher(Launcher[T]):
 
     backend = "sim"
 
-    def __init__(self, profile: Profile | str = DEFAULT_PROFILE, *, seed: int | None = None) -> None:
+    def __init__(
+        self, profile: Profile | str = DEFAULT_PROFILE, *, seed: int | None = None
+    ) -> None:
         super().__init__()
         self.profile = load_profile(profile) if isinstance(profile, str) else profile
         self.seed = seed

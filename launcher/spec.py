@@ -49,7 +49,9 @@ class SpecOptions:
         self._taken.add(key)
         return self.values.get(key, default)
 
-    def integer(self, key: str, default: int | None = None, *, minimum: int | None = None) -> int | None:
+    def integer(
+        self, key: str, default: int | None = None, *, minimum: int | None = None
+    ) -> int | None:
         raw = self.text(key)
         if raw is None:
             return default
@@ -87,7 +89,9 @@ class SpecOptions:
         try:
             return [int(part, 0) for part in raw.split(",") if part]
         except ValueError:
-            raise BadSpec(f"{self.spec}: option {key}={raw!r} must be whole numbers separated by commas") from None
+            raise BadSpec(
+                f"{self.spec}: option {key}={raw!r} must be whole numbers separated by commas"
+            ) from None
 
     def finish(self, expected: str) -> None:
         """Reject any option no one took; ``expected`` shows the accepted form."""
@@ -101,7 +105,7 @@ class SpecOptions:
 
 @dataclass
 class ParsedSpec:
-    """A spec split into scheme, path (``serial:///dev/ttyACM0`` -> ``/dev/ttyACM0``) and options."""
+    """A spec split into scheme, path (``serial:///dev/x`` -> ``/dev/x``) and options."""
 
     spec: str
     scheme: str
@@ -142,17 +146,22 @@ def resolve_spec(spec: str | None, environ: Mapping[str, str] | None = None) -> 
 def _handler(scheme: str, spec: str) -> Callable[..., Launcher[Any]]:
     target = HANDLERS.get(scheme)
     if target is None:
-        raise BadSpec(f"unknown launcher scheme {scheme!r} in {spec!r}", hint=f"use one of {known_schemes()}")
+        raise BadSpec(
+            f"unknown launcher scheme {scheme!r} in {spec!r}", hint=f"use one of {known_schemes()}"
+        )
     module_name, func_name = target.split(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name not in (module_name, module_name.rsplit(".", 1)[0]):
             raise LauncherUnavailable(
-                f"the {scheme}:// launcher needs the Python package {error.name!r}, which is not installed",
+                f"the {scheme}:// launcher needs the Python package {error.name!r}, "
+                "which is not installed",
                 hint="install the extra: pip install 'uno-attack[pi]'",
             ) from None
-        raise LauncherUnavailable(f"the {scheme}:// launcher is not available in this version") from None
+        raise LauncherUnavailable(
+            f"the {scheme}:// launcher is not available in this version"
+        ) from None
     func: Callable[..., Launcher[Any]] = getattr(module, func_name)
     return func
 

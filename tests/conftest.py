@@ -11,7 +11,9 @@ import pytest
 
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON_DIR = ROOT / "tests" / "micropython"
-MICROPYTHON_PKG = MICROPYTHON_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+MICROPYTHON_PKG = (
+    MICROPYTHON_DIR / "node_modules" / "@micropython" / "micropython-webassembly-pyscript"
+)
 
 
 @pytest.fixture(scope="session")
@@ -22,11 +24,21 @@ def micropython_dir() -> Path:
     """
     if not MICROPYTHON_PKG.exists() and shutil.which("npm"):
         subprocess.run(
-            ["npm", "install", "--silent", "--no-audit", "--no-fund", "--prefix", str(MICROPYTHON_DIR)],
+            [
+                "npm",
+                "install",
+                "--silent",
+                "--no-audit",
+                "--no-fund",
+                "--prefix",
+                str(MICROPYTHON_DIR),
+            ],
             check=False,
         )
     if not MICROPYTHON_PKG.exists() or not shutil.which("node"):
         if os.environ.get("CI"):
-            pytest.fail("MicroPython (npm @micropython/micropython-webassembly-pyscript) is not installed")
+            pytest.fail(
+                "MicroPython (npm @micropython/micropython-webassembly-pyscript) is not installed"
+            )
         pytest.skip("Node.js or the MicroPython npm package is not available")
     return MICROPYTHON_DIR

@@ -41,7 +41,9 @@ def test_engine_core_never_touches_global_randomness_or_io() -> None:
     core = [ROOT / "game" / name for name in ("engine.py", "effects.py", "rulesets.py", "cards.py")]
     for path in (p for p in core if p.exists()):
         imported = _imported_top_packages(path)
-        assert not imported & {"random", "numpy", "serial", "gpiozero", "socket", "subprocess"}, path
+        assert not imported & {"random", "numpy", "serial", "gpiozero", "socket", "subprocess"}, (
+            path
+        )
 
 
 def test_every_package_is_typed() -> None:

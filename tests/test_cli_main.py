@@ -22,7 +22,9 @@ def test_python_dash_m_game_is_the_same_program() -> None:
     assert "uno-attack" in done.stdout
 
 
-def _command_paths(parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()) -> list[tuple[str, ...]]:
+def _command_paths(
+    parser: argparse.ArgumentParser, prefix: tuple[str, ...] = ()
+) -> list[tuple[str, ...]]:
     paths = [prefix]
     for action in parser._actions:
         if isinstance(action, argparse._SubParsersAction):

@@ -96,7 +96,9 @@ def test_spec_resolution_order() -> None:
     assert resolve_spec(None, {}) == "sim://"
 
 
-def test_missing_backend_module_is_unavailable_not_a_traceback(monkeypatch: pytest.MonkeyPatch) -> None:
+def test_missing_backend_module_is_unavailable_not_a_traceback(
+    monkeypatch: pytest.MonkeyPatch,
+) -> None:
     from launcher import spec
 
     monkeypatch.setitem(spec.HANDLERS, "gpio", "launcher.not_written_yet:open_spec")

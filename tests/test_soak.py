@@ -19,7 +19,7 @@ from launcher.emu import FAST_FEED, open_emulated
 from launcher.profiles import IIDProfile
 
 PRESSES = 2000
-#: Delays reorder frames in both directions; a FEED that arrives after a later job is refused as stale.
+#: Delays reorder frames both ways; a FEED arriving after a later job is refused as stale.
 FAULTS = "drop:0.02,corrupt:0.01,dup:0.01,delay:0.01,delay_ms:4"
 #: Retransmit after 10 ms (the pty answers in ~0.2 ms), six tries; STATUS after 15 ms of quiet.
 SOAK_TIMING = Timing(retry=RetryPolicy.doubling(0.01, 6), keepalive=0.05, quiet=0.015)

@@ -41,7 +41,9 @@ def build_parser() -> argparse.ArgumentParser:
         prog=PROG,
         description="Drive, emulate and calibrate the UNO Attack card launcher, and play with it.",
     )
-    parser.add_argument("--traceback", action="store_true", help="show a Python traceback on errors")
+    parser.add_argument(
+        "--traceback", action="store_true", help="show a Python traceback on errors"
+    )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
         module = _import_command(name)
