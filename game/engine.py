@@ -84,11 +84,23 @@ class Game(TableMixin):
         self.events: list[Event] = []
         self._chance = chance
         self._owns_launcher = owns_launcher
+        self._compile_rules(ruleset)
+        self.scores = [0] * self.num_players
+        #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
+        self.eliminated = [False] * self.num_players
+        self.round_number = 0
+        self.total_turns = 0
+        self.winner: int | None = None
+        self._reset_round_state()
+        self._start_game()
+
+    def _compile_rules(self, ruleset: Ruleset) -> None:
+        """Read the options the hot paths need once, and each card's effect steps."""
         self._challenge_steps = {
             kind: next((s for s in steps if s.name == "challenge"), None)
             for kind, steps in ruleset.effects.items()
         }
-        options = ruleset.options  # the hot ones, read once
+        options = ruleset.options
         self._bluff = bool(options["wild_draw_bluff"])
         self._jump_in = bool(options["jump_in"])
         self._seven_zero = bool(options["seven_zero"])
@@ -98,14 +110,6 @@ class Game(TableMixin):
         self._play_after_draw = ruleset.play_after_draw
         self._steps_for = {card: self._card_steps(card) for card in all_cards()}
         self._challengeable = {c for c in all_cards() if self._challenge_steps.get(c.kind)}
-        self.scores = [0] * self.num_players
-        #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
-        self.eliminated = [False] * self.num_players
-        self.round_number = 0
-        self.total_turns = 0
-        self.winner: int | None = None
-        self._reset_round_state()
-        self._start_game()
 
     @classmethod
     def new(
@@ -570,39 +574,6 @@ class Game(TableMixin):
     def _holds_stack_card(self, seat: int) -> bool:
         kinds = self.ruleset.stack_kinds
         return any(c.kind in kinds for c in self.hands[seat])
-
-    # -- launcher ---------------------------------------------------------------------
-    def _hit(self, seat: int, presses: int, reason: str) -> int:
-        """``seat`` presses the launcher ``presses`` times; returns the cards it got."""
-        got = 0
-        for _ in range(presses):
-            got += len(self._press(seat, reason))
-        return got
-
-    def _press(self, seat: int, reason: str) -> tuple[Card, ...]:
-        launcher = self.launcher
-        if self._reloads and launcher.remaining == 0:
-            self._reload()
-        volley = launcher.hit()
-        cards: tuple[Card, ...] = volley.cards
-        if cards:
-            self.hands[seat].extend(cards)
-            if seat == self._uno_open:
-                self._uno_open = None
-        self._emit(
-            "hit", player=seat, reason=reason, cards=[c.code for c in cards], counted=volley.counted
-        )
-        return cards
-
-    def _reload(self) -> None:
-        pile = self.discard
-        if len(pile) < 2:
-            return
-        cards = pile[:-1]
-        del pile[:-1]
-        self._chance.shuffle(cards)
-        self.launcher.load(cards)
-        self._emit("reload", cards=[c.code for c in cards])
 
     def _emit(self, kind: str, **fields: Any) -> None:
         event = {"type": kind, **fields}

@@ -54,6 +54,8 @@ class TableMixin:
     eliminated: list[bool]
     seed: int | None
     _chance: Chance
+    _reloads: bool
+    _uno_open: int | None
 
     def _reset_round_state(self) -> None:
         self.hands: list[list[Card]] = [[] for _ in range(self.num_players)]
@@ -303,6 +305,39 @@ class TableMixin:
         if scoring == "winner":
             return scores.index(max(scores))
         return scores.index(min(scores))
+
+    # -- the launcher: every hit presses it -----------------------------------------------
+    def _hit(self, seat: int, presses: int, reason: str) -> int:
+        """``seat`` presses the launcher ``presses`` times; returns the cards it got."""
+        got = 0
+        for _ in range(presses):
+            got += len(self._press(seat, reason))
+        return got
+
+    def _press(self, seat: int, reason: str) -> tuple[Card, ...]:
+        launcher = self.launcher
+        if self._reloads and launcher.remaining == 0:
+            self._reload()
+        volley = launcher.hit()
+        cards: tuple[Card, ...] = volley.cards
+        if cards:
+            self.hands[seat].extend(cards)
+            if seat == self._uno_open:
+                self._uno_open = None
+        self._emit(
+            "hit", player=seat, reason=reason, cards=[c.code for c in cards], counted=volley.counted
+        )
+        return cards
+
+    def _reload(self) -> None:
+        pile = self.discard
+        if len(pile) < 2:
+            return
+        cards = pile[:-1]
+        del pile[:-1]
+        self._chance.shuffle(cards)
+        self.launcher.load(cards)
+        self._emit("reload", cards=[c.code for c in cards])
 
     # provided by the engine
     def _emit(self, kind: str, **fields: Any) -> None:

@@ -41,6 +41,9 @@ WATCHDOG_PERIOD_S = 0.05
 READY_BEEP = ((0.15, 0.0),)
 DING = ((0.04, 0.0),)
 JAM_ALARM = ((0.3, 0.15), (0.3, 0.15), (0.3, 0.0))
+#: LED patterns as (on s, off s) for gpiozero's ``LED.blink``: a quick flicker while the motor
+#: runs (with ``sounds``), a slow blink while a fault is latched (always: it is a status light).
+LED_PATTERNS = {"firing": (0.1, 0.1), "fault": (0.5, 0.5)}
 
 _FAULT_TEXT = {
     "jam": "no card reached the beam within {jam_ms:.0f} ms while the motor ran "
@@ -103,6 +106,9 @@ class GpioDriver:
         self.passages_ms: deque[float] = deque(maxlen=200)
         self.button_events: deque[tuple[str, float]] = deque()
         self.button_changed = threading.Event()
+        #: The LED's blink timings by pattern name (a copy of :data:`LED_PATTERNS` to tune).
+        self.led_patterns = dict(LED_PATTERNS)
+        self._led_pattern = "off"
         self._devices: list[Any] = []
         try:
             self._open_devices(pin_factory)
@@ -147,7 +153,8 @@ class GpioDriver:
         """Motor off, then release every device. Idempotent."""
         safety.unregister(self)
         self._motor_off()
-        self._close_devices()
+        self._close_devices()  # closing the LED stops any blink
+        self._led_pattern = "off"
 
     def _close_devices(self) -> None:
         while self._devices:
@@ -162,8 +169,8 @@ class GpioDriver:
     def _motor_on(self) -> None:
         self._owner = threading.current_thread()
         self.motor.forward(self.pinmap.duty if self.pinmap.pwm else 1)
-        if self.led is not None and self.pinmap.sounds:
-            self.led.on()
+        if self.pinmap.sounds:
+            self._show("firing")
 
     def _motor_off(self) -> None:
         with self._lock:
@@ -172,8 +179,8 @@ class GpioDriver:
                 motor.stop()
                 self._stopped_at = self.clock.now()
             self._owner = None
-            if self.led is not None and not self.led.closed:
-                self.led.off()
+            if self._led_pattern == "firing":
+                self._show("off")  # a fault blink, if any, stays on until the fault is cleared
 
     def start_motor(self) -> threading.Thread | None:
         """Bring-up only: motor on, no job supervising it; prefer :meth:`feed` / :meth:`run_for`.
@@ -237,6 +244,7 @@ class GpioDriver:
         fault = error_class(message, fault=code)
         if self._fault is None:
             self._fault = fault
+            self._show("fault")
         return self._fault
 
     def check_fault(self) -> None:
@@ -260,6 +268,8 @@ class GpioDriver:
         with self._lock:
             had = self._fault is not None
             self._fault = None
+            if had:
+                self._show("off")
             if self.beam is not None and self.beam.is_active:
                 self._blocked_since = self.clock.now()
             return had
@@ -427,6 +437,27 @@ class GpioDriver:
         return None, min(deadlines.values())
 
     # -- the toy's feel ---------------------------------------------------------------
+    @property
+    def led_pattern(self) -> str:
+        """What the LED shows: ``off``, ``firing`` (motor running) or ``fault`` (latched)."""
+        return self._led_pattern
+
+    def _show(self, pattern: str) -> None:
+        """Put the LED in ``pattern``: lit at once, then blinked by gpiozero's own thread."""
+        self._led_pattern = pattern
+        led = getattr(self, "led", None)
+        if led is None or led.closed:
+            return
+        if pattern == "off":
+            led.off()  # stops the blink thread first
+            return
+        on_s, off_s = self.led_patterns[pattern]
+        led.on()
+        try:
+            led.blink(on_s, off_s)
+        except RuntimeError:  # no new threads at interpreter shutdown: stay lit instead
+            led.on()
+
     def signal(self, pattern: tuple[tuple[float, float], ...]) -> None:
         """Play a buzzer pattern (blocking, on the driver's clock); silent with sounds off."""
         if self.buzzer is None or not self.pinmap.sounds or self.buzzer.closed:

@@ -36,7 +36,8 @@ class SimLauncher(Launcher[T]):
     def _press(self, loaded: int) -> int:
         wanted = self._sampler.next(loaded)
         out = min(wanted, loaded)
-        self.press_meta["requested"] = wanted
+        # same meaning on every backend: what this press asked the hopper for (never above it)
+        self.press_meta.update(wanted=wanted, requested=out)
         self.shots.append((self.presses + 1, wanted, out))
         return out
 

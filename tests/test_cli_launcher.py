@@ -204,3 +204,75 @@ def test_serve_process_clears_on_sigusr1_and_exits_cleanly_on_sigterm(tmp_path: 
         child.kill() if child.poll() is None else None
     assert child.returncode == 128 + signal.SIGTERM
     assert not pid_file.exists()  # cleanup ran: the launcher (motor first) was closed too
+
+
+# -- `launcher clear` where the fault lives ---------------------------------------------
+def test_clear_on_gpio_without_a_pid_file_opens_nothing_and_says_so(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["launcher", "clear", "--launcher", "gpio://?mock=1"]) == 2
+    err = capsys.readouterr().err
+    assert "nothing cleared (and no pin opened)" in err and "--pid-file" in err
+    assert "Traceback" not in err
+
+
+def test_clear_sends_clear_to_the_firmware_of_a_serial_launcher(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """The fault is latched on the board, so a second connection can clear it."""
+    from firmware_bridge.emulator import Emulator
+    from hardware.errors import LauncherJam
+    from hardware.mechanism import MechanismParams
+
+    fast = MechanismParams(cards_per_second=2000.0, card_transit_ms=0.2)
+    emulator = Emulator(seed=1, mechanism=fast, cards=50)
+    port = emulator.start()
+    try:
+        with open_launcher(
+            f"serial://{port}?profile=irc-bot&seed=1&jam_ms=100&block_ms=50"
+        ) as first:
+            first.load(range(20))
+            emulator.jam()  # the next card catches in the mouth
+            with pytest.raises(LauncherJam):
+                for _ in range(10):
+                    first.hit()
+        assert main(["launcher", "clear", "--launcher", f"serial://{port}"]) == 0
+        assert main(["launcher", "clear", "--launcher", f"serial://{port}"]) == 0
+    finally:
+        emulator.stop()
+    cleared, again = capsys.readouterr().out.splitlines()
+    assert (
+        cleared.startswith("sent CLEAR to <SerialLauncher")
+        and "fault beam_blocked cleared" in cleared
+    )
+    assert again.endswith("no fault was latched")
+
+
+def test_serve_reading_stdin_clears_on_sigusr1_instead_of_dying(tmp_path: Path) -> None:
+    """`launcher clear --pid-file` against a serial/emu server: SIGUSR1 must clear, not kill."""
+    pid_file = tmp_path / "serve.pid"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    spec = "emu://?fast=1&catch=1&profile=irc-bot&seed=1"
+    command = [sys.executable, "-m", "game", "launcher", "serve", "--launcher", spec]
+    child = subprocess.Popen(
+        [*command, "--cards", "20", "--pid-file", str(pid_file)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert child.stdin is not None and child.stdout is not None
+    try:
+        assert child.stdout.readline().startswith("serving <EmuLauncher")
+        for _ in range(5):  # Enter until a press jams (the first card always catches)
+            child.stdin.write("\n")
+            child.stdin.flush()
+            if "FAULT" in child.stdout.readline():
+                break
+        assert "hold the button to clear" in child.stdout.readline()
+        assert main(["launcher", "clear", "--pid-file", str(pid_file)]) == 0
+        assert child.stdout.readline().strip() == "fault cleared; ready"
+        out, _ = child.communicate("quit\n", timeout=30)
+    finally:
+        child.kill() if child.poll() is None else None
+    assert child.returncode == 0 and "stopped: " in out

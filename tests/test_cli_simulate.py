@@ -123,3 +123,20 @@ def test_rules_list_and_show(capsys: pytest.CaptureFixture[str]) -> None:
     assert "hit_fire_cap = 50" in capsys.readouterr().out
     assert main(["rules", "show", "nope"]) == 2
     assert "unknown ruleset 'nope'" in capsys.readouterr().err
+
+
+def test_progress_bar_is_drawn_on_a_terminal() -> None:
+    import sys
+
+    pexpect = pytest.importorskip("pexpect")
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "game", "simulate", "--games", "3", "--players", "2"],
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect(r"simulate \[#+\] 3/3")
+    child.expect("mean cards per hit")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0

@@ -149,9 +149,7 @@ def test_trade_hands_swaps_with_the_chosen_player_and_cannot_end_the_round() -> 
 
 
 def test_wild_all_hit_everyone_else_presses_once_in_seat_order_from_the_left() -> None:
-    game = position("attack-original", ["B3 B4", "G5 G6", "Y1 Y2", "B1 B2"], "R1", current=2)
-    game.hands[2].append(game.hands[2][0].parse("WAH"))
-    game._legal = None
+    game = position("attack-original", ["B3 B4", "G5 G6", "Y1 Y2 WAH", "B1 B2"], "R1", current=2)
     game.play("WAH")
     game.play("color:G")
     assert [h[0] for h in hits(game)] == [3, 0, 1] and {h[1] for h in hits(game)} == {"all-hit"}

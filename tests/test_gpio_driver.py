@@ -6,10 +6,12 @@ Every scenario checks what the driver reported *and* the full motor pin history
 
 from __future__ import annotations
 
+import threading
 from collections.abc import Callable, Iterator
 from typing import Any
 
 import pytest
+from gpiozero.pins.mock import MockFactory, MockPWMPin
 
 from hardware.errors import ConfigError, LauncherFault, LauncherJam
 from hardware.gpio_driver import GpioDriver
@@ -171,7 +173,73 @@ def test_sounds_play_on_the_buzzer_pin_on_the_driver_clock(make: Make) -> None:
     buzzer = rig.factory.pin(24)
     assert [s.state for s in buzzer.states] == [False, True, False, True, False, True, False]
     led = rig.factory.pin(23)
-    assert [s.state for s in led.states] == [False, True, False]  # lit while the motor ran
+    states = [bool(s.state) for s in led.states]
+    assert states[:2] == [False, True]  # lit (flickering) while the motor ran ...
+    assert driver.led_pattern == "fault" and states[-1] == bool(led.state)  # ... then blinking
+
+
+# -- the LED: gpiozero's LED.blink on the injected factory ---------------------------------
+class WatchedPin(MockPWMPin):
+    """gpiozero's own MockPWMPin plus a Condition, so a test can wait for the blink thread."""
+
+    changed = threading.Condition()
+
+    def _change_state(self, value: Any) -> bool:
+        with WatchedPin.changed:
+            result = bool(super()._change_state(value))
+            WatchedPin.changed.notify_all()
+        return result
+
+
+def _watched_rig(params: MechanismParams, **keys: Any) -> tuple[MockRig, GpioDriver]:
+    pinmap = pinmap_from_mapping({"sounds": False, **keys}, "test", defaults=DEFAULT_PINS)
+    rig = MockRig(pinmap, params, seed=1, cards=20, factory=MockFactory(pin_class=WatchedPin))
+    return rig, GpioDriver(pinmap, pin_factory=rig.factory, clock=rig.clock)
+
+
+def _wait_for_changes(pin: Any, n: int) -> bool:
+    with WatchedPin.changed:
+        return WatchedPin.changed.wait_for(lambda: len(pin.states) >= n, timeout=10.0)
+
+
+def test_the_led_flickers_while_the_motor_runs_and_goes_dark_after(make: Make) -> None:
+    rig, driver = make(sounds=True)
+    seen: list[str] = []
+    rig.clock.call_at(0.3, lambda: seen.append(driver.led_pattern))  # mid-feed, model time
+    driver.feed(3)
+    states = [bool(s.state) for s in rig.factory.pin(23).states]
+    assert seen == ["firing"] and driver.led_pattern == "off"
+    assert states[:2] == [False, True] and states[-1] is False
+    assert all(a != b for a, b in zip(states, states[1:], strict=False))  # a real on/off history
+
+
+def test_a_latched_fault_blinks_the_led_until_cleared_even_with_sounds_off() -> None:
+    rig, driver = _watched_rig(MechanismParams(catch_rate=1.0))
+    driver.led_patterns["fault"] = (0.002, 0.002)  # a fast blink, so the wait is short
+    try:
+        with pytest.raises(LauncherJam):
+            driver.feed(1)
+        led = rig.factory.pin(23)
+        assert driver.led_pattern == "fault"
+        assert _wait_for_changes(led, 7), "the LED should keep blinking while the fault is latched"
+        assert rig.motor_history() == ON_OFF  # blinking never restarts the motor
+        assert driver.clear_fault() is True
+        states = [bool(s.state) for s in led.states]
+        assert states[:4] == [False, True, False, True] and states[-1] is False
+        assert driver.led_pattern == "off" and led.state == 0
+    finally:
+        driver.close()
+        rig.close()
+
+
+def test_closing_the_driver_stops_a_fault_blink() -> None:
+    rig, driver = _watched_rig(MechanismParams(catch_rate=1.0))
+    with pytest.raises(LauncherJam):
+        driver.feed(1)
+    assert driver.led_pattern == "fault"
+    driver.close()
+    assert driver.led_pattern == "off" and driver.led is not None and driver.led.closed
+    rig.close()
 
 
 def test_repr_names_pins_and_state(make: Make) -> None:

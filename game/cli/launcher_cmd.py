@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
 from launcher.base import Launcher
-from launcher.spec import open_launcher, resolve_spec
+from launcher.spec import open_launcher, parse_spec, resolve_spec
 
 EXIT_OK, EXIT_CHECK_FAILED = 0, 1
 
@@ -141,15 +141,17 @@ def _follow_real_time(launcher: Launcher[Any]) -> None:
 
 
 def _press_source(launcher: Launcher[Any], stdin: TextIO) -> tuple[Any, str]:
-    """The GPIO button when there is one (SIGUSR1 clears), else lines on stdin."""
-    from game.cli.launcher_serve import ButtonPresses, LinePresses
+    """The GPIO button when there is one, else lines on stdin; SIGUSR1 clears with either."""
+    from game.cli.launcher_serve import ButtonPresses, LinePresses, PressSource
 
     driver = getattr(launcher, "driver", None)
+    source: PressSource
     if driver is not None and driver.button is not None:
-        source = ButtonPresses(driver)
-        _on_sigusr1(lambda: source.request("clear"))
-        return source, "press the button to fire; hold it to clear a jam"
-    return LinePresses(stdin), "Enter fires, 'clear' clears a fault, 'quit' stops"
+        source, how = ButtonPresses(driver), "press the button to fire; hold it to clear a jam"
+    else:
+        source, how = LinePresses(stdin), "Enter fires, 'clear' clears a fault, 'quit' stops"
+    _on_sigusr1(lambda: source.request("clear"))
+    return source, how
 
 
 def _session_writer(args: argparse.Namespace, launcher: Launcher[Any]) -> Any:
@@ -259,12 +261,36 @@ def _check_button(driver: Any, timeout: float) -> bool:
 
 # -- clear ----------------------------------------------------------------------------
 def _clear(args: argparse.Namespace) -> int:
+    """Clear a latched fault where it lives: in a serving process, or on the device."""
     if args.pid_file:
         return _signal_server(Path(args.pid_file))
+    spec = resolve_spec(args.launcher)
+    if parse_spec(spec).scheme == "gpio":
+        # A gpio:// fault lives in the process driving the pins; opening them again here
+        # would only give a fresh launcher with nothing latched, and report a false "clear".
+        raise LauncherError(
+            f"{spec}: nothing cleared (and no pin opened): a gpio:// fault is latched inside "
+            "the `uno-attack launcher serve` process that drives the pins",
+            hint="run `uno-attack launcher clear --pid-file FILE` with serve's --pid-file, "
+            "`sudo systemctl reload uno-attack-launcher` for the service, "
+            "or hold the launcher's button for hold_clear_ms (3 s) once the card is out",
+        )
     with _open(args) as launcher:
-        clear = getattr(launcher, "clear_fault", None)
-        cleared = bool(clear()) if callable(clear) else False
-        print("fault cleared" if cleared else f"no fault latched on {launcher!r}")
+        return _clear_on_device(launcher)
+
+
+def _clear_on_device(launcher: Launcher[Any]) -> int:
+    """``serial://`` and ``emu://``: the fault is latched in the firmware; send CLEAR."""
+    clear = getattr(launcher, "clear_fault", None)
+    if not callable(clear):
+        print(f"no fault latched: {launcher.backend}:// launchers never latch one (nothing sent)")
+        return EXIT_OK
+    status = getattr(launcher, "status", None)
+    fault = getattr(status(), "fault", "") if callable(status) else ""
+    if clear():
+        print(f"sent CLEAR to {launcher!r}: fault {fault or 'latched'} cleared")
+    else:
+        print(f"sent CLEAR to {launcher!r}: no fault was latched")
     return EXIT_OK
 
 

@@ -16,10 +16,10 @@ virtual one with ``gpio://?mock=1``), and stops after ``max_presses`` presses, w
 
 from __future__ import annotations
 
+import queue
 import threading
 from abc import ABC, abstractmethod
 from collections import deque
-from collections.abc import Iterator
 from dataclasses import dataclass
 from typing import Any, TextIO
 
@@ -42,6 +42,10 @@ class PressSource(ABC):
 
     @abstractmethod
     def next(self, timeout: float, *, faulted: bool) -> str | None: ...
+
+    @abstractmethod
+    def request(self, what: str) -> None:
+        """From a signal handler or another thread: 'clear' or 'quit'; must never block."""
 
     def wake(self) -> None:  # noqa: B027 - optional hook, nothing to do by default
         """Make a pending ``next()`` return early (a signal asked for a clear or a stop)."""
@@ -99,21 +103,45 @@ class ButtonPresses(PressSource):
 
 
 class LinePresses(PressSource):
-    """Lines from a text stream (stdin): empty line = press, 'clear', 'quit'; EOF quits."""
+    """Lines from a text stream (stdin): empty line = press, 'clear', 'quit'; EOF quits.
+
+    A daemon thread reads the lines into a :class:`queue.SimpleQueue`, whose ``put`` is
+    safe in a signal handler, so SIGUSR1 (``launcher clear --pid-file``) reaches a server
+    waiting for a line at once instead of killing it.
+    """
 
     def __init__(self, stream: TextIO) -> None:
-        self._lines: Iterator[str] = iter(stream)
+        self._actions: queue.SimpleQueue[str] = queue.SimpleQueue()
+        self._reader = threading.Thread(
+            target=self._read, args=(stream,), name="uno-attack-stdin", daemon=True
+        )
+        self._reader.start()
+
+    def _read(self, stream: TextIO) -> None:
+        try:
+            for line in stream:
+                self._actions.put(_line_action(line))
+        except (OSError, ValueError):  # stdin closed or unreadable (e.g. under a test runner)
+            pass
+        self._actions.put("quit")
+
+    def request(self, what: str) -> None:
+        self._actions.put(what)
 
     def next(self, timeout: float, *, faulted: bool) -> str | None:
-        line = next(self._lines, None)
-        if line is None:
-            return "quit"
-        word = line.strip().lower()
-        if word in ("c", "clear"):
-            return "clear"
-        if word in ("q", "quit", "exit"):
-            return "quit"
-        return "press"
+        try:
+            return self._actions.get(timeout=max(0.0, timeout))
+        except queue.Empty:
+            return None
+
+
+def _line_action(line: str) -> str:
+    word = line.strip().lower()
+    if word in ("c", "clear"):
+        return "clear"
+    if word in ("q", "quit", "exit"):
+        return "quit"
+    return "press"
 
 
 def serve(
