@@ -25,7 +25,7 @@ with open_launcher(SPEC) as launcher:
     emulator.unplug()  # the USB cable comes out (a bus-powered Pico loses power)
     try:
         launcher.hit()
-    except LauncherError as error:
+    except LauncherError as error:  # LinkLost mid-press, or PortNotFound if seen before it
         print(f"unplugged: {type(error).__name__}: {error}")
     emulator.replug()  # plugged back in: the next press reconnects and shakes hands again
     volley = launcher.hit()
