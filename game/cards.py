@@ -14,6 +14,7 @@ cards, so no order depends on object addresses.
 
 from __future__ import annotations
 
+import functools
 from enum import StrEnum
 from typing import Any, ClassVar
 
@@ -247,9 +248,14 @@ def format_cards(cards: Any) -> str:
 
 
 def all_cards() -> list[Card]:
-    """Every distinct card face the notation can express."""
+    """Every distinct card face the notation can express (built once; every game asks)."""
+    return list(_all_card_faces())
+
+
+@functools.cache
+def _all_card_faces() -> tuple[Card, ...]:
     out = [Card(k) for k in Kind if k.is_wild]
     for color in COLORS:
         out += [Card(Kind.NUMBER, color, n) for n in range(10)]
         out += [Card(k, color) for k in Kind if not k.is_wild and k is not Kind.NUMBER]
-    return out
+    return tuple(out)

@@ -23,7 +23,7 @@ from hardware.errors import LauncherError
 T = TypeVar("T")
 
 
-@dataclass(frozen=True)
+@dataclass(slots=True)
 class Volley(Generic[T]):
     """What one press of the launcher yielded (possibly nothing).
 
@@ -33,6 +33,10 @@ class Volley(Generic[T]):
     hardware), in which case ``shortfall`` is positive.
     ``identities_known`` is False when a sensor counted the cards and their
     identities were dealt from the hopper model.
+
+    A volley is a value: treat it as read-only. It is not a frozen dataclass only
+    because every press of every game makes one and frozen construction costs
+    three times as much (``bench/bench_engine.py``).
     """
 
     cards: tuple[T, ...]
@@ -130,10 +134,11 @@ class Launcher(ABC, Generic[T]):
         """Take ``counted`` cards from the bottom of the hopper model (as many as it holds)."""
         if counted < 0:
             raise ValueError(f"{self!r}: backend reported {counted} cards")
-        take = min(counted, len(self._hopper))
-        cards = tuple(self._hopper.popleft() for _ in range(take))
+        hopper = self._hopper
+        take = min(counted, len(hopper))
+        cards = tuple([hopper.popleft() for _ in range(take)]) if take else ()
         self.presses += 1
-        return Volley(cards, counted, self.identities_known, dict(self.press_meta))
+        return Volley(cards, counted, self.identities_known, self.press_meta)
 
     def _recover(self, error: LauncherError) -> bool:
         """Hook: try to clear a failed press (e.g. a simulated attendant); True to carry on."""
