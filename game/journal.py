@@ -21,6 +21,7 @@ import json
 import os
 from collections import deque
 from collections.abc import Callable, Iterable, Iterator
+from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
@@ -331,3 +332,30 @@ def _clear_fault(launcher: Launcher[Any]) -> None:
         if callable(method):
             method()
             return
+
+
+@contextmanager
+def journal_session(
+    resume: str | None,
+    journal_path: str | None,
+    fresh: Callable[[], Record],
+    resumed: Callable[[Journal], Record],
+) -> Iterator[tuple[Record, Journal | None, JournalWriter | None]]:
+    """The settings, the journal being resumed and the writer for a ``--journal``/``--resume`` pair.
+
+    ``fresh()`` builds settings for a new game, ``resumed(journal)`` from a journal's header;
+    the writer (if any) is closed when the block ends, whatever happens in it.
+    """
+    if resume and journal_path:
+        raise JournalError("--resume FILE continues writing FILE; do not also give --journal")
+    journal = read_journal(resume) if resume else None
+    settings = resumed(journal) if journal else fresh()
+    if journal:
+        writer: JournalWriter | None = JournalWriter.reopen(journal)
+    else:
+        writer = JournalWriter.create(journal_path, settings) if journal_path else None
+    try:
+        yield settings, journal, writer
+    finally:
+        if writer is not None:
+            writer.close()

@@ -46,6 +46,21 @@ _NS = 1_000_000_000
 Transition = tuple[float, bool]
 
 
+#: Short option names for :class:`MechanismParams` fields, shared by every place that takes
+#: mechanism settings as text: ``gpio://?mock=1&slip=0.05``, ``emu://?catch=0.01`` and
+#: ``uno-attack emulate --mechanism cps=8,slip=0.05``.
+OPTION_FIELDS = {
+    "cps": "cards_per_second",
+    "transit_ms": "card_transit_ms",
+    "slip": "slip_rate",
+    "double": "double_feed_rate",
+    "catch": "catch_rate",
+    "battery": "battery",
+    "stall": "stall_duty",
+    "pressure": "pressure_slip",
+}
+
+
 @dataclass(frozen=True)
 class MechanismParams:
     """Physical parameters of one launcher build. All defaults are GUESSES, not measurements."""

@@ -28,7 +28,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_bridge.client import FirmwareClient, Timing
 from firmware_bridge.session import RetryPolicy
 from hardware.errors import ConfigError
-from hardware.mechanism import MechanismParams
+from hardware.mechanism import OPTION_FIELDS, MechanismParams
 from launcher.base import T
 from launcher.errors import BadSpec
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
@@ -43,16 +43,6 @@ SPEC_FORM = (
     "&catch=P&battery=0..1&stall=0..1 (plus serial:// options such as duty=, jam_ms=, ms_per_card=)"
 )
 
-#: spec option -> MechanismParams field.
-MECHANISM_OPTIONS = {
-    "cps": "cards_per_second",
-    "transit_ms": "card_transit_ms",
-    "slip": "slip_rate",
-    "double": "double_feed_rate",
-    "catch": "catch_rate",
-    "battery": "battery",
-    "stall": "stall_duty",
-}
 
 #: ``fast=1``: 2000 cards/s (a real roller does ~4), short jam timers, link timers to match.
 FAST_MECHANISM = {"cards_per_second": 2000.0, "card_transit_ms": 0.2}
@@ -115,7 +105,7 @@ class EmuLauncher(SerialLauncher[T]):
 def mechanism_params(options: SpecOptions, *, fast: bool) -> MechanismParams:
     """The mechanism from ``fast=`` and the per-parameter options (each wins over ``fast``)."""
     values: dict[str, Any] = dict(FAST_MECHANISM) if fast else {}
-    for key, name in MECHANISM_OPTIONS.items():
+    for key, name in OPTION_FIELDS.items():
         value = options.number(key)
         if value is not None:
             values[name] = value

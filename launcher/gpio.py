@@ -53,18 +53,6 @@ SPEC_FORM = (
     "cards=,mseed=,attendant=1)"
 )
 
-#: spec option -> MechanismParams field, for mock rigs.
-MECHANISM_OPTIONS = {
-    "slip": "slip_rate",
-    "double": "double_feed_rate",
-    "catch": "catch_rate",
-    "battery": "battery",
-    "cps": "cards_per_second",
-    "stall": "stall_duty",
-    "transit_ms": "card_transit_ms",
-    "pressure": "pressure_slip",
-}
-
 
 class GpioLauncher(Launcher[T]):
     """A launcher on GPIO pins: the profile decides each press, the beam counts what came out.
@@ -197,9 +185,9 @@ def _pin_options(options: SpecOptions) -> dict[str, str]:
 
 
 def _mechanism_params(options: SpecOptions, mock: bool) -> Any:
-    from hardware.mechanism import MechanismParams
+    from hardware.mechanism import OPTION_FIELDS, MechanismParams
 
-    given = {field: options.number(key) for key, field in MECHANISM_OPTIONS.items()}
+    given = {field: options.number(key) for key, field in OPTION_FIELDS.items()}
     values: dict[str, Any] = {f: value for f, value in given.items() if value is not None}
     if values and not mock:
         raise BadSpec(

@@ -22,19 +22,9 @@ from firmware_bridge import protocol
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.faults import FAULTS_FORM, FaultPlan
 from hardware.errors import ConfigError
-from hardware.mechanism import MechanismParams
+from hardware.mechanism import OPTION_FIELDS, MechanismParams
 
 EXAMPLE = "uno-attack emulate --link /tmp/launcher --fast --faults drop:0.02,reboot@30s"
-#: ``--mechanism`` keys -> MechanismParams fields (the same names as emu:// options).
-MECHANISM_KEYS = {
-    "cps": "cards_per_second",
-    "transit_ms": "card_transit_ms",
-    "slip": "slip_rate",
-    "double": "double_feed_rate",
-    "catch": "catch_rate",
-    "battery": "battery",
-    "stall": "stall_duty",
-}
 FAST = {"cards_per_second": 400.0, "card_transit_ms": 1.0}
 
 
@@ -62,7 +52,7 @@ def register(subparsers: Any) -> None:
         "--mechanism",
         default="",
         metavar="K=V,...",
-        help=f"mechanism parameters: {', '.join(MECHANISM_KEYS)} (e.g. cps=8,slip=0.05)",
+        help=f"mechanism parameters: {', '.join(OPTION_FIELDS)} (e.g. cps=8,slip=0.05)",
     )
     parser.set_defaults(func=run)
 
@@ -74,11 +64,11 @@ def mechanism_params(text: str, *, fast: bool) -> MechanismParams:
         if not item:
             continue
         key, sep, raw = item.partition("=")
-        if not sep or key not in MECHANISM_KEYS:
-            known = ", ".join(MECHANISM_KEYS)
+        if not sep or key not in OPTION_FIELDS:
+            known = ", ".join(OPTION_FIELDS)
             raise ConfigError(f"--mechanism {item!r}: expected KEY=NUMBER with KEY one of {known}")
         try:
-            values[MECHANISM_KEYS[key]] = float(raw)
+            values[OPTION_FIELDS[key]] = float(raw)
         except ValueError:
             raise ConfigError(f"--mechanism {item!r}: {raw!r} is not a number") from None
     try:

@@ -17,7 +17,7 @@ from game.chance import derive_seed, fresh_seed
 from game.cli.simulate import parse_options
 from game.engine import Game, open_game_launcher
 from game.errors import JournalError
-from game.journal import PRESS, Journal, JournaledLauncher, JournalWriter, Record, read_journal
+from game.journal import PRESS, Journal, JournaledLauncher, JournalWriter, Record, journal_session
 from game.prompt import QuitRequested, SeatSpec, parse_seats
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
 from game.table_play import Console, Narrator, PlaySeat, TablePlay
@@ -81,20 +81,13 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.resume and args.journal:
-        raise JournalError("--resume FILE continues writing FILE; do not also give --journal")
-    journal = read_journal(args.resume) if args.resume else None
-    settings = _settings_from_journal(journal, args) if journal else _settings_from_args(args)
-    writer = (
-        JournalWriter.reopen(journal)
-        if journal
-        else (JournalWriter.create(args.journal, settings) if args.journal else None)
-    )
-    try:
+    with journal_session(
+        args.resume,
+        args.journal,
+        lambda: _settings_from_args(args),
+        lambda journal: _settings_from_journal(journal, args),
+    ) as (settings, journal, writer):
         return _play(settings, journal, writer, args)
-    finally:
-        if writer is not None:
-            writer.close()
 
 
 def _settings_from_args(args: argparse.Namespace) -> Record:

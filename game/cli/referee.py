@@ -24,7 +24,7 @@ from game.journal import (
     JournaledLauncher,
     JournalWriter,
     Record,
-    read_journal,
+    journal_session,
 )
 from game.prompt import (
     ENTRY_HELP,
@@ -84,20 +84,13 @@ def register(subparsers: Any) -> None:
 
 
 def run(args: argparse.Namespace) -> int:
-    if args.resume and args.journal:
-        raise JournalError("--resume FILE continues writing FILE; do not also give --journal")
-    journal = read_journal(args.resume) if args.resume else None
-    settings = _from_journal(journal, args) if journal else _from_args(args)
-    writer = (
-        JournalWriter.reopen(journal)
-        if journal
-        else (JournalWriter.create(args.journal, settings) if args.journal else None)
-    )
-    try:
+    with journal_session(
+        args.resume,
+        args.journal,
+        lambda: _from_args(args),
+        lambda journal: _from_journal(journal, args),
+    ) as (settings, journal, writer):
         return _referee(settings, journal, writer, args)
-    finally:
-        if writer is not None:
-            writer.close()
 
 
 def _from_args(args: argparse.Namespace) -> Record:
