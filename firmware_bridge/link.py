@@ -142,6 +142,26 @@ class _FrameProtocol(serial.threaded.Protocol):
         self._link._mark_lost(exc)
 
 
+class _ReaderThread(serial.threaded.ReaderThread):
+    """pyserial's reader thread, also ending cleanly when an unplug surfaces as a bare OSError.
+
+    On Linux ``in_waiting`` (an ioctl) raises ``OSError: [Errno 5]`` rather than
+    ``SerialException`` once the device is gone (pyserial issue #401); pyserial's loop
+    only catches the latter, so the thread would die with a traceback on stderr and
+    never report the loss. Here the loss reaches the protocol like any other.
+    """
+
+    def run(self) -> None:
+        try:
+            super().run()
+        except OSError as error:
+            self.alive = False
+            handler: Any = getattr(self, "protocol", None)  # set by pyserial's run()
+            if handler is not None:
+                self.protocol = None
+                handler.connection_lost(error)
+
+
 def _complete_lines(buffer: Any, data: bytes) -> Iterable[bytes]:
     return buffer.feed(data) or ()
 
@@ -164,7 +184,7 @@ class FrameLink:
         self._lost: BaseException | None = None
         self._is_lost = False
         self._closing = False
-        self._reader = serial.threaded.ReaderThread(port, lambda: _FrameProtocol(self))
+        self._reader = _ReaderThread(port, lambda: _FrameProtocol(self))
         self._reader.name = f"uno-attack-link {self.name}"
         self._reader.start()
         self._reader.connect()
