@@ -40,7 +40,7 @@ class LauncherError(UnoAttackError):
     #: Cards that came out during the failed press, before the error.
     counted: int = 0
     #: The :class:`launcher.base.Volley` of those cards, set by ``Launcher.hit``.
-    volley: object = None
+    volley: Any = None
 
 
 class LauncherUnavailable(LauncherError):

@@ -11,7 +11,7 @@ p-value is ``min(1, 2 * min(p1, p2))``):
 * **Pearson's chi-square** for any change of shape, with sparse neighbouring
   counts merged until each cell expects at least 5 presses (Cochran's rule).
 
-Both p-values are Monte-Carlo -- valid for any session size, small counts
+The p-values are Monte-Carlo -- valid for any session size, small counts
 included: session vs profile draws sessions of the same size from the profile;
 session vs session reshuffles presses between the two sessions (tables with the
 same margins, from numpy's multivariate hypergeometric sampler). When every
@@ -29,9 +29,9 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
 
 from launcher.analysis import analyse
+from launcher.calibration._scipy import stats
 from launcher.profiles import Profile
 
 FloatArray = npt.NDArray[np.float64]

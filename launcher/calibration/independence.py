@@ -17,7 +17,8 @@ from dataclasses import dataclass
 
 import numpy as np
 import numpy.typing as npt
-from scipy import stats
+
+from launcher.calibration._scipy import stats
 
 FloatArray = npt.NDArray[np.float64]
 

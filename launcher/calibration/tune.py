@@ -25,11 +25,11 @@ from typing import Any, Protocol, runtime_checkable
 
 import numpy as np
 import numpy.typing as npt
-from scipy import optimize, stats
 
 from hardware.errors import ConfigError
 from launcher.analysis import analyse, sample
 from launcher.base import Launcher
+from launcher.calibration._scipy import optimize, stats
 from launcher.calibration.compare import total_variation
 from launcher.profiles import Profile
 
