@@ -11,6 +11,8 @@ them. Leaves also inherit the matching builtin (``ValueError``,
 
 from __future__ import annotations
 
+from typing import Any
+
 
 class UnoAttackError(Exception):
     """Root of every error raised on purpose by uno-attack."""
