@@ -14,6 +14,7 @@ from typing import Any
 
 from game.bots import BOT_NAMES, make_bot
 from game.chance import derive_seed, fresh_seed
+from game.cli.common import add_rule_arguments
 from game.cli.simulate import parse_options
 from game.engine import Game, open_game_launcher
 from game.errors import JournalError
@@ -59,12 +60,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--seed", type=int, help="game seed (default: a fresh one, printed and journaled)"
     )
-    parser.add_argument(
-        "--option", action="append", metavar="KEY=VALUE", help="rule option, repeatable"
-    )
-    parser.add_argument(
-        "--custom", metavar="FILE", help="TOML file defining the Wild Customizable action"
-    )
+    add_rule_arguments(parser)
     parser.add_argument(
         "--rounds", type=int, help="stop after this many rounds (default: play to the target)"
     )
@@ -91,7 +87,7 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _settings_from_args(args: argparse.Namespace) -> Record:
-    options = parse_options(args.option or [], args.custom)
+    options = parse_options(args.option, args.custom)
     ruleset = load_ruleset(args.ruleset or DEFAULT_RULESET, options)
     seats = parse_seats(args.seats or DEFAULT_SEATS, bots=BOT_NAMES)
     ruleset.check_players(len(seats))

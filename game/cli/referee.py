@@ -14,6 +14,7 @@ from typing import Any
 
 from game.cards import COLORS, NotationError, parse_cards
 from game.chance import derive_seed, fresh_seed
+from game.cli.common import add_rule_arguments
 from game.cli.play import ask_after_jam
 from game.cli.simulate import parse_options
 from game.errors import JournalError
@@ -67,12 +68,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--seed", type=int, help="seed for a simulated launcher (default: fresh, journaled)"
     )
-    parser.add_argument(
-        "--option", action="append", metavar="KEY=VALUE", help="rule option, repeatable"
-    )
-    parser.add_argument(
-        "--custom", metavar="FILE", help="TOML file defining the Wild Customizable action"
-    )
+    add_rule_arguments(parser)
     parser.add_argument(
         "--journal", metavar="FILE", help="write every entry and press to FILE (crash-safe)"
     )
@@ -98,7 +94,7 @@ def _from_args(args: argparse.Namespace) -> Record:
         raise JournalError(
             "--players is needed: the names in seat order, the dealer first", hint=EXAMPLE
         )
-    options = parse_options(args.option or [], args.custom)
+    options = parse_options(args.option, args.custom)
     ruleset = load_ruleset(args.ruleset or DEFAULT_RULESET, options)
     check_refereeable(ruleset)
     players = parse_names(args.players)

@@ -7,6 +7,7 @@ import json
 import sys
 from typing import IO, Any
 
+from game.cli.common import add_rule_arguments
 from game.errors import RulesetError
 from game.events import dumps
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS
@@ -49,16 +50,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--workers", type=int, default=1, help="processes to spread games over (default 1)"
     )
-    parser.add_argument(
-        "--option",
-        action="append",
-        default=[],
-        metavar="KEY=VALUE",
-        help="rule option, repeatable (`uno-attack rules show ID` lists them)",
-    )
-    parser.add_argument(
-        "--custom", metavar="FILE", help="TOML file defining the Wild Customizable action"
-    )
+    add_rule_arguments(parser)
     parser.set_defaults(func=run)
 
 
