@@ -15,7 +15,11 @@ and runs *jobs*: feed ``n`` cards closed loop (motor on until the beam counted
 
 Cards are counted on the beam's *leading* edge (blocked), so the motor stops the
 moment the last wanted card reaches the mouth; a card already in the mouth still
-leaves. Beam and button callbacks arrive on gpiozero's thread on a Pi (lgpio) and
+leaves. Inputs are believed only once steady (:mod:`hardware.inputs`): the beam
+for ``glitch_ms`` (motor noise is not a card), the button for ``debounce_ms`` and
+no closer than ``lockout_ms`` to the last press (a bouncy press fires once). Every
+edge is dated by its own timestamp (gpiozero's ``active_time``, which lgpio fills
+from the kernel's event), not by when the callback happened to run. Beam and button callbacks arrive on gpiozero's thread on a Pi (lgpio) and
 synchronously on the mock: all shared state is guarded by one lock and waits are
 ``Clock.wait`` on an Event, so the same code runs on a real or a virtual clock.
 """
@@ -31,10 +35,13 @@ from typing import Any
 
 from hardware import safety
 from hardware.clock import Clock, MonotonicClock
-from hardware.errors import ConfigError, LauncherFault, LauncherJam
-from hardware.pinmap import PinMap
+from hardware.errors import ConfigError, LauncherFault, LauncherJam, LauncherUnavailable
+from hardware.inputs import SettleFilter
+from hardware.pinmap import PinMap, check_beam_polarity
 
 _EPS = 1e-9
+#: An edge older than this when its callback runs is taken as a clock mismatch, not a delay.
+MAX_EDGE_AGE_S = 1.0
 #: How often the watchdog of an unsupervised motor (start_motor) looks at it, in real time.
 WATCHDOG_PERIOD_S = 0.05
 #: Buzzer patterns as (on s, off s) pairs: the toy's ready beep, its ding, and the jam alarm.
@@ -104,8 +111,15 @@ class GpioDriver:
         self.total_counted = 0
         #: How long each recent passage blocked the beam, in ms (to choose ``double_ms``).
         self.passages_ms: deque[float] = deque(maxlen=200)
+        #: Debounced button events: ("press", 0.0) or ("release", seconds held).
         self.button_events: deque[tuple[str, float]] = deque()
+        #: Set on every raw button edge and every debounced event (a wake-up, not a press).
         self.button_changed = threading.Event()
+        self._beam_filter = SettleFilter(pinmap.glitch_ms / 1000.0, initial=False)
+        self._button_filter = SettleFilter(pinmap.debounce_ms / 1000.0, initial=False)
+        self._last_press: float | None = None
+        self._press_locked = False  # the current press fell in the lockout: ignore its release
+        self._edge_ages = False  # may edges be dated from gpiozero's ticks? (set with the pins)
         #: The LED's blink timings by pattern name (a copy of :data:`LED_PATTERNS` to tune).
         self.led_patterns = dict(LED_PATTERNS)
         self._led_pattern = "off"
@@ -122,24 +136,32 @@ class GpioDriver:
         from gpiozero import LED, Button, Buzzer, DigitalInputDevice, Motor, PhaseEnableMotor
 
         p = self.pinmap
+        check_beam_polarity(p, "pin map")
         motor_class = Motor if p.motor_kind == "dual" else PhaseEnableMotor
         self.motor = self._add(_make_motor(motor_class, p, pin_factory))
         self.beam = None
         if p.beam is not None:
-            active = None if p.beam_pull_up is not None else p.beam_active == "high"
+            pull_up = {"up": True, "down": False, "none": None}[p.beam_pull_resolved]
+            active = None if pull_up is not None else p.beam_active == "high"
             self.beam = self._add(
                 DigitalInputDevice(
-                    p.beam, pull_up=p.beam_pull_up, active_state=active, pin_factory=pin_factory
+                    p.beam, pull_up=pull_up, active_state=active, pin_factory=pin_factory
                 )
             )
-            self.beam.when_activated = self._on_beam_blocked
-            self.beam.when_deactivated = self._on_beam_clear
-        self.button = (
-            self._add(Button(p.button, pin_factory=pin_factory)) if p.button is not None else None
+            self._beam_filter.reset(self.beam.is_active, self.clock.now())
+            self.beam.when_activated = lambda: self._on_beam_edge(True)
+            self.beam.when_deactivated = lambda: self._on_beam_edge(False)
+        self.button = None
+        if p.button is not None:
+            # bounce_time: lgpio's own debounce on a Pi (ignored by the mock); ours runs anyway
+            bounce = p.debounce_ms / 1000.0 or None
+            self.button = self._add(Button(p.button, bounce_time=bounce, pin_factory=pin_factory))
+            self._button_filter.reset(self.button.is_pressed, self.clock.now())
+            self.button.when_pressed = lambda: self._on_button_edge(True)
+            self.button.when_released = lambda: self._on_button_edge(False)
+        self._edge_ages = isinstance(self.clock, MonotonicClock) or (
+            getattr(self.motor.pin_factory, "clock", None) is self.clock
         )
-        if self.button is not None:
-            self.button.when_pressed = self._on_button_pressed
-            self.button.when_released = self._on_button_released
         self.led = self._add(LED(p.led, pin_factory=pin_factory)) if p.led is not None else None
         self.buzzer = (
             self._add(Buzzer(p.buzzer, pin_factory=pin_factory)) if p.buzzer is not None else None
@@ -270,29 +292,69 @@ class GpioDriver:
             self._fault = None
             if had:
                 self._show("off")
-            if self.beam is not None and self.beam.is_active:
-                self._blocked_since = self.clock.now()
+            if self.beam is not None:
+                now = self.clock.now()
+                self._beam_filter.reset(self.beam.is_active, now)
+                self._blocked_since = now if self.beam.is_active else None
             return had
 
     # -- callbacks (any thread) -------------------------------------------------------
-    def _on_beam_blocked(self) -> None:
+    def _edge_time(self, device: Any, active: bool) -> float:
+        """When the edge that fired this callback happened, on the driver's clock."""
+        now = self.clock.now()
+        if not self._edge_ages:
+            return now
+        age = device.active_time if active else device.inactive_time
+        if age is None or not 0.0 <= age <= MAX_EDGE_AGE_S:
+            return now  # a pin factory whose ticks are not on our clock: the best we know
+        return now - age
+
+    def _on_beam_edge(self, blocked: bool) -> None:
         with self._lock:
-            now = self.clock.now()
-            self._blocked_since = now
+            when = self._edge_time(self.beam, blocked)
+            for level, at in self._beam_filter.edge(blocked, when):
+                self._apply_beam(level, at)
+            self._poll_beam()
+            self._changed.set()  # a waiting loop must look again: a change is pending
+
+    def poll_inputs(self) -> None:
+        """Act on input changes that have settled by now (called by every waiting loop)."""
+        with self._lock:
+            self._poll_beam()
+            self._poll_button()
+
+    def inputs_due(self) -> float | None:
+        """When a pending input change will have settled (None: nothing pending)."""
+        dues = [d for d in (self._beam_filter.due(), self._button_filter.due()) if d is not None]
+        return min(dues) if dues else None
+
+    def _poll_beam(self) -> None:
+        for level, at in self._beam_filter.poll(self.clock.now()):
+            self._apply_beam(level, at)
+
+    def _apply_beam(self, blocked: bool, when: float) -> None:
+        if blocked:
+            self._on_beam_blocked(when)
+        else:
+            self._on_beam_clear(when)
+
+    def _on_beam_blocked(self, when: float) -> None:
+        with self._lock:
+            self._blocked_since = when
             self.total_counted += 1
-            job = self._job
+            job = self._job or self._settling  # a card that coasts out after the stop is the job's
             if job is not None:
                 job.counted += 1
-                job.last_card = now
-                if job.target is not None and job.counted >= job.target:
+                job.last_card = when
+                if job is self._job and job.target is not None and job.counted >= job.target:
                     self._motor_off()  # stop at once: the card in the mouth still leaves
             self._changed.set()
 
-    def _on_beam_clear(self) -> None:
+    def _on_beam_clear(self, when: float) -> None:
         with self._lock:
             since, self._blocked_since = self._blocked_since, None
             if since is not None:
-                blocked_ms = (self.clock.now() - since) * 1000.0
+                blocked_ms = (when - since) * 1000.0
                 self.passages_ms.append(round(blocked_ms, 3))
                 double_ms = self.pinmap.double_ms
                 if double_ms is not None and blocked_ms >= double_ms - _EPS:
@@ -307,25 +369,58 @@ class GpioDriver:
             job.counted += 1
             job.doubles += 1
 
-    def _on_button_pressed(self) -> None:
+    def _on_button_edge(self, pressed: bool) -> None:
         with self._lock:
-            self._pressed_at = self.clock.now()
-            self.button_events.append(("press", 0.0))
+            when = self._edge_time(self.button, pressed)
+            for level, at in self._button_filter.edge(pressed, when):
+                self._apply_button(level, at)
+            self._poll_button()
             self.button_changed.set()
 
-    def _on_button_released(self) -> None:
-        with self._lock:
-            held = self.clock.now() - self._pressed_at if self._pressed_at is not None else 0.0
+    def _poll_button(self) -> None:
+        for level, at in self._button_filter.poll(self.clock.now()):
+            self._apply_button(level, at)
+
+    def _apply_button(self, pressed: bool, when: float) -> None:
+        """A debounced press or release; presses inside the lockout are ignored, with their release."""
+        if pressed:
+            lockout = self.pinmap.lockout_ms / 1000.0
+            self._press_locked = self._last_press is not None and when - self._last_press < lockout
+            if self._press_locked:
+                return
+            self._last_press = self._pressed_at = when
+            self.button_events.append(("press", 0.0))
+        elif not self._press_locked and self._pressed_at is not None:
+            self.button_events.append(("release", when - self._pressed_at))
             self._pressed_at = None
-            self.button_events.append(("release", held))
-            self.button_changed.set()
+        self._press_locked = False
+        self.button_changed.set()
+
+    def drop_button_events(self) -> int:
+        """Forget queued button events (after a fire or a clear); the press in progress too."""
+        with self._lock:
+            self._poll_button()
+            dropped = len(self.button_events)
+            self.button_events.clear()
+            if self._button_filter.level:
+                self._press_locked = True  # still held: its release is not a new action
+            return dropped
 
     @property
     def beam_blocked(self) -> bool:
-        return bool(self.beam is not None and self.beam.is_active)
+        """The beam's settled state (a glitch shorter than ``glitch_ms`` does not count)."""
+        if self.beam is None:
+            return False
+        with self._lock:
+            self._poll_beam()
+            return self._beam_filter.level
 
     def _settled(self) -> bool:
         """Motor off: wait for the last card to leave the mouth, at most until the blocked limit."""
+        due = self._beam_filter.due()
+        if due is not None:  # a card reached the beam as the motor stopped: let it register
+            self.clock.wait(threading.Event(), max(0.0, due - self.clock.now()))
+            self.poll_inputs()
         since = self._blocked_since
         if since is None:
             return True
@@ -340,7 +435,7 @@ class GpioDriver:
             remaining = deadline - self.clock.now()
             if remaining <= 0 or not self.beam_blocked:
                 break
-            self.clock.wait(self._changed, remaining)
+            self.clock.wait(self._changed, self._until_due(remaining))
         return not self.beam_blocked
 
     # -- jobs -------------------------------------------------------------------------
@@ -374,12 +469,13 @@ class GpioDriver:
         with self._running(job):
             stopped = self._supervise(job, closed)
         motor_ms = job.extra["motor_ms"]
-        self._settling = job
+        self._settling = job  # a card still in the mouth, or coasting out, is this job's
         try:
-            if stopped in ("count", "time") and not self._settled():
-                stopped = "beam_blocked"
+            settled = self._settled()
         finally:
             self._settling = None
+        if stopped in ("count", "time") and not settled:
+            stopped = "beam_blocked"
         if stopped not in ("count", "time"):
             fault = self._latch(stopped)
             self.signal(JAM_ALARM)
@@ -407,15 +503,22 @@ class GpioDriver:
                 stopped_at = self._stopped_at if self._stopped_at is not None else self.clock.now()
                 job.extra["motor_ms"] = round((stopped_at - job.started) * 1000.0, 3)
 
+    def _until_due(self, timeout: float) -> float:
+        """``timeout``, shortened so that a pending input change is acted on when it settles."""
+        self.poll_inputs()
+        due = self.inputs_due()
+        return timeout if due is None else max(0.0, min(timeout, due - self.clock.now()))
+
     def _supervise(self, job: _Job, closed: bool) -> str:
         """Wait for the job to end; returns why it ended."""
         while True:
             self._changed.clear()
             with self._lock:
+                self.poll_inputs()
                 reason, wake = self._verdict(job, closed)
             if reason is not None:
                 return reason
-            self.clock.wait(self._changed, max(0.0, wake - self.clock.now()))
+            self.clock.wait(self._changed, self._until_due(max(0.0, wake - self.clock.now())))
 
     def _verdict(self, job: _Job, closed: bool) -> tuple[str | None, float]:
         """(why the job must end now or None, when to look again)."""
@@ -475,13 +578,44 @@ class GpioDriver:
         return f"<GpioDriver {pins} {self.pinmap.motor_kind} {state} counted={self.total_counted}>"
 
 
+def lgpio_problem() -> str | None:
+    """Why the lgpio library cannot be used here (None: it imports)."""
+    try:
+        import lgpio  # noqa: F401
+    except Exception as error:  # ImportError, or a broken build raising anything else
+        return f"{type(error).__name__}: {error}"
+    return None
+
+
+LGPIO_HINT = (
+    "install it with `sudo apt install python3-lgpio` and make the venv with "
+    "`python3 -m venv --system-site-packages` (docs/hardware.md, 'Install on the Pi')"
+)
+
+
 def _make_motor(motor_class: Any, p: PinMap, pin_factory: Any) -> Any:
     from gpiozero import PinPWMUnsupported
 
     try:
         return motor_class(p.motor[0], p.motor[1], pwm=p.pwm, pin_factory=pin_factory)
     except PinPWMUnsupported:
-        raise ConfigError(
-            f"motor pins {p.motor[0]},{p.motor[1]} cannot do PWM on this pin factory",
-            hint="set pwm=false (full speed only, duty=1) or use PWM-capable pins",
-        ) from None
+        raise pwm_unsupported(p, pin_factory) from None
+
+
+def pwm_unsupported(p: PinMap, pin_factory: Any) -> ConfigError | LauncherUnavailable:
+    """The error for a pin factory without PWM: name lgpio when its absence is the cause."""
+    from gpiozero import Device
+
+    factory = pin_factory if pin_factory is not None else Device.pin_factory
+    name = type(factory).__name__
+    missing = lgpio_problem()
+    if pin_factory is None and missing is not None:
+        return LauncherUnavailable(
+            f"lgpio is not installed ({missing}), so gpiozero fell back to {name}, "
+            "which cannot do PWM on the motor pins",
+            hint=LGPIO_HINT,
+        )
+    return ConfigError(
+        f"motor pins {p.motor[0]},{p.motor[1]} cannot do PWM on this pin factory ({name})",
+        hint="set pwm=false (full speed only, duty=1) or use PWM-capable pins",
+    )

@@ -13,17 +13,150 @@ scripted button press is a :meth:`VirtualClock.call_at`.
     driver = GpioDriver(pinmap, pin_factory=rig.factory, clock=rig.clock)
     driver.feed(3)
     [s.state for s in rig.motor_pin.states]   # full motor pin history
+
+gpiozero's mock pins are clean: no bounce, no glitches, edges delivered at once,
+and a pin's level is whatever the test drives. A real bench is not, so the rig
+extends them (still gpiozero's own pin classes, two methods changed):
+
+* :class:`RigPin` timestamps every change on the *rig's clock* (gpiozero's
+  ``ticks``), can deliver edge callbacks late (``edge_jitter_s``, like lgpio's
+  callback thread), and resolves its level physically: what the outside world
+  forces on the line (the IR receiver, the button contact) or, when released,
+  the pull resistor gpiozero configured. A driver that sets the wrong pull reads
+  the wrong level, as it would on a Pi.
+* :class:`BeamSensor` is the receiver's output stage (open collector, open
+  emitter or push-pull), fixed by the *physical* wiring, not by what the driver
+  believes about it.
+* :meth:`MockRig.press_button` bounces the contact (``bounce``), and
+  :meth:`MockRig.glitch_beam` puts a noise pulse on the beam line.
 """
 
 from __future__ import annotations
 
+import random
+from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import Any
 
-from gpiozero.pins.mock import MockFactory, MockPWMPin
+from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
+from gpiozero.pins.pi import PiPin
 
 from hardware.clock import VirtualClock
 from hardware.mechanism import Mechanism, MechanismParams
 from hardware.pinmap import PinMap
+
+#: A realistic tactile-switch bounce: the contact flips at these offsets (s) after the press
+#: or release before it settles (four extra edges over 1.6 ms; GUESS from typical datasheets
+#: that quote "bounce < 5 ms").
+DEFAULT_BOUNCE_S = (0.0002, 0.0005, 0.0009, 0.0016)
+
+
+class RigFactory(MockFactory):
+    """gpiozero's MockFactory whose ``ticks`` are the rig's model time (not real time)."""
+
+    def __init__(self, clock: VirtualClock, pin_class: type[Any] | None = None) -> None:
+        self.clock = clock
+        super().__init__(pin_class=pin_class or RigPin)
+
+    def ticks(self) -> float:  # type: ignore[override]
+        return self.clock.now()
+
+
+class RigPin(MockPWMPin):
+    """gpiozero's MockPWMPin with model-time stamps, late edge delivery and a physical level."""
+
+    def __init__(self, factory: Any, info: Any) -> None:
+        #: The level the outside world forces on the line, or None when it releases it.
+        self.external: bool | None = None
+        #: A resistor on the board ("up"/"down"), or None: then the pin's own pull decides.
+        self.board_pull: str | None = None
+        #: Edge callbacks arrive this much later (s), drawn per edge; (0, 0) = at once.
+        self.edge_jitter_s: tuple[float, float] = (0.0, 0.0)
+        self._jitter_rng = random.Random(0)
+        self._delivered_until = float("-inf")
+        super().__init__(factory, info)
+
+    # -- model time instead of time.monotonic ------------------------------------------
+    def _change_state(self, value: bool) -> bool:
+        if self._state == value:
+            return False
+        t = self._factory.ticks()
+        self._state = value
+        self.states.append(PinState(t - self._last_change, value))
+        self._last_change = t
+        return True
+
+    def clear_states(self) -> None:
+        self._last_change = self._factory.ticks()
+        self.states = [PinState(0.0, self._state)]
+
+    def _call_when_changed(self, ticks: float | None = None, state: bool | None = None) -> None:
+        ticks = self._last_change if ticks is None else ticks
+        state = self._state if state is None else state
+        low, high = self.edge_jitter_s
+        if high <= 0:
+            PiPin._call_when_changed(self, ticks, state)  # deliver now
+            return
+        at = max(ticks + self._jitter_rng.uniform(low, high), self._delivered_until)
+        self._delivered_until = at  # lgpio queues its alerts: late, but in order
+        self._factory.clock.call_at(
+            at, lambda: PiPin._call_when_changed(self, ticks, state)
+        )
+
+    # -- the physical level ---------------------------------------------------------------
+    def _set_pull(self, value: str) -> None:
+        if self.function != "input":
+            super()._set_pull(value)  # gpiozero's own error
+        self._pull = value
+        self.resolve()
+
+    def drive(self, level: bool | None) -> None:
+        """The outside world forces ``level`` on the line (None: it lets go)."""
+        self.external = level
+        self.resolve()
+
+    def resolve(self) -> None:
+        """Put the line at its physical level: forced, else pulled, else left floating."""
+        if self._function != "input":
+            return
+        level = self.external
+        pull = self.board_pull or self._pull
+        if level is None and pull != "floating":
+            level = pull == "up"
+        if level is True:
+            self.drive_high()
+        elif level is False:
+            self.drive_low()
+
+
+@dataclass(frozen=True)
+class BeamSensor:
+    """The IR receiver's output stage, as wired.
+
+    ``stage``: ``sink`` (open collector/drain: pulls the line low when it conducts, needs a
+    pull-up), ``source`` (open emitter: drives it high, needs a pull-down) or ``push_pull``
+    (drives both levels). ``blocked_level``: the level the line has when a card blocks the
+    beam, with the pull resistor the wiring was designed for.
+    """
+
+    stage: str = "sink"
+    blocked_level: str = "low"
+
+    def output(self, blocked: bool) -> bool | None:
+        """What the receiver forces on the line (None: it releases it)."""
+        want = (self.blocked_level == "high") == blocked
+        if self.stage == "push_pull":
+            return want
+        if self.stage == "sink":
+            return None if want else False
+        return True if want else None
+
+    @classmethod
+    def as_configured(cls, pinmap: PinMap) -> BeamSensor:
+        """The receiver a pin map describes: its active level and the pull it asks for."""
+        pull = pinmap.beam_pull_resolved
+        stage = {"up": "sink", "down": "source"}.get(pull, "push_pull")
+        return cls(stage, pinmap.beam_active)
 
 
 class MockRig:
@@ -38,17 +171,25 @@ class MockRig:
         cards: int = 0,
         factory: MockFactory | None = None,
         clock: VirtualClock | None = None,
+        sensor: BeamSensor | None = None,
+        bounce: Sequence[float] = DEFAULT_BOUNCE_S,
     ) -> None:
         self.pinmap = pinmap
-        self.factory = factory if factory is not None else MockFactory(pin_class=MockPWMPin)
         self.clock = clock if clock is not None else VirtualClock()
+        self.factory = factory if factory is not None else RigFactory(self.clock)
         self.mechanism = Mechanism(params, seed=seed, cards=cards)
         self.mechanism.advance_to(self.clock.now())
+        #: The receiver as physically wired (default: what the pin map says it is).
+        self.sensor = sensor if sensor is not None else BeamSensor.as_configured(pinmap)
+        #: Offsets (s) at which the button contact flips before settling; () = a clean switch.
+        self.bounce = tuple(bounce)
         #: The two motor pins (forward/backward or phase/enable), kept for their state history.
         self.motor_pins = (self.factory.pin(pinmap.motor[0]), self.factory.pin(pinmap.motor[1]))
         self.beam_pin = self.factory.pin(pinmap.beam) if pinmap.beam is not None else None
         self.button_pin = self.factory.pin(pinmap.button) if pinmap.button is not None else None
         self.transitions: list[tuple[float, bool]] = []
+        self._glitching = False
+        self.sync_beam()
         self.clock.add_timeline(self)
 
     # -- the pin a test usually asserts ------------------------------------------------
@@ -86,17 +227,49 @@ class MockRig:
 
     # -- coupling: mechanism -> pins ---------------------------------------------------
     def _drive_beam(self, blocked: bool) -> None:
-        if self.beam_pin is None:
+        if self.beam_pin is None or self._glitching:
             return
-        high = blocked if self.pinmap.beam_active == "high" else not blocked
-        if high:
-            self.beam_pin.drive_high()
-        else:
-            self.beam_pin.drive_low()
+        self._drive(self.beam_pin, self.sensor.output(blocked))
+
+    @staticmethod
+    def _drive(pin: Any, level: bool | None) -> None:
+        if isinstance(pin, RigPin):
+            pin.drive(level)
+            return
+        if level is None:  # a plain MockPin: a released line follows the pin's pull
+            level = {"up": True, "down": False}.get(pin.pull)
+        if level is True:
+            pin.drive_high()
+        elif level is False:
+            pin.drive_low()
 
     def sync_beam(self) -> None:
         """Put the beam pin in the state the mechanism says (after a load or a jam clear)."""
         self._drive_beam(self.mechanism.beam_blocked)
+
+    def glitch_beam(self, at: float, width_s: float = 0.0001) -> None:
+        """Electrical noise: the beam line flips for ``width_s`` at model time ``at``."""
+        pin = self.beam_pin
+        if pin is None:
+            raise RuntimeError("this rig has no beam pin")
+
+        def start() -> None:
+            self._drive(pin, not pin.state)
+            self._glitching = True
+
+        def end() -> None:
+            self._glitching = False
+            self.sync_beam()
+
+        self.clock.call_at(at, start)
+        self.clock.call_at(at + width_s, end)
+
+    def set_edge_jitter(self, low_s: float, high_s: float, *, seed: int = 0) -> None:
+        """Deliver every beam and button edge callback late by a uniform draw in [low, high]."""
+        for pin in (self.beam_pin, self.button_pin):
+            if isinstance(pin, RigPin):
+                pin.edge_jitter_s = (low_s, high_s)
+                pin._jitter_rng = random.Random(seed)
 
     # -- a person at the table --------------------------------------------------------
     def load(self, cards: int) -> None:
@@ -107,14 +280,34 @@ class MockRig:
         self.mechanism.clear_jam()
         self.sync_beam()
 
-    def press_button(self, at: float | None = None, hold_s: float = 0.1) -> None:
-        """Schedule a press of the button at model time ``at`` (default: now), held ``hold_s``."""
+    def press_button(
+        self, at: float | None = None, hold_s: float = 0.1, *, bounce: Sequence[float] | None = None
+    ) -> None:
+        """Schedule a press of the button at model time ``at`` (default: now), held ``hold_s``.
+
+        The contact (to ground, read with the pin's pull-up) bounces on the way down and
+        on the way up at the offsets ``bounce`` (default: the rig's :attr:`bounce`).
+        """
         if self.button_pin is None:
             raise RuntimeError("this rig has no button pin")
-        pin = self.button_pin
+        offsets = self.bounce if bounce is None else tuple(bounce)
         start = self.clock.now() if at is None else at
-        self.clock.call_at(start, pin.drive_low)
-        self.clock.call_at(start + hold_s, pin.drive_high)
+        self._contact(start, closed=True, offsets=offsets)
+        self._contact(start + hold_s, closed=False, offsets=offsets)
+
+    def _contact(self, at: float, *, closed: bool, offsets: Sequence[float]) -> None:
+        pin = self.button_pin
+        level = closed
+        self.clock.call_at(at, lambda: self._drive(pin, False if closed else None))
+        for offset in offsets:  # each bounce flips the contact; the last one lands on `closed`
+            level = not level
+            state = level
+            self.clock.call_at(at + offset, lambda s=state: self._drive(pin, False if s else None))
+        if level != closed:
+            self.clock.call_at(
+                at + (offsets[-1] if offsets else 0.0) + 0.0001,
+                lambda: self._drive(pin, False if closed else None),
+            )
 
     def close(self) -> None:
         """Forget the mock pins (histories stay readable on :attr:`motor_pins`)."""

@@ -75,6 +75,15 @@ class PinMap:
     #: double feed) and counts as two. Off unless set: measure your build's single-card
     #: blocking time first (docs/hardware.md, "Double feeds").
     double_ms: float | None = None
+    #: Beam glitch filter: a change of the beam counts only once it has held this long
+    #: (noise spikes from the motor are microseconds; a card blocks the beam for ~30 ms).
+    #: 0 turns the filter off.
+    glitch_ms: float = 1.0
+    #: Button debounce: a press or release counts once the contact has been steady this long.
+    debounce_ms: float = 20.0
+    #: Button lockout, like the Pico firmware's: presses closer than this to the last one
+    #: are ignored (a bouncy or double-clicked press fires once).
+    lockout_ms: float = 200.0
 
     @property
     def uses_closed_loop(self) -> bool:
@@ -86,6 +95,13 @@ class PinMap:
         if self.beam_pull == "auto":
             return self.beam_active == "low"
         return {"up": True, "down": False, "none": None}[self.beam_pull]
+
+    @property
+    def beam_pull_resolved(self) -> str:
+        """The beam's pull resistor: ``up``, ``down`` or ``none`` (``auto`` resolved)."""
+        if self.beam_pull == "auto":
+            return "up" if self.beam_active == "low" else "down"
+        return self.beam_pull
 
     def pins(self) -> dict[str, int]:
         """Every wired pin by role (the motor's two as ``motor_a``/``motor_b``)."""
@@ -106,6 +122,8 @@ _FLOAT_KEYS = (
     "hold_clear_ms",
     "double_ms",
 )
+#: Keys that may be 0 (a filter turned off).
+_ZERO_OK = ("glitch_ms", "debounce_ms", "lockout_ms")
 _PIN_KEYS = ("beam", "button", "led", "buzzer")
 _CHOICES = {"motor_kind": MOTOR_KINDS, "beam_active": BEAM_ACTIVE, "beam_pull": BEAM_PULL}
 KEYS = tuple(f.name for f in fields(PinMap))
@@ -164,6 +182,8 @@ def _convert(where: str, key: str, raw: Any) -> Any:
         return None if raw in (None, "", "none") else _pin(where, key, raw)
     if key == "double_ms" and raw in (None, "", "none", "off"):
         return None
+    if key in _ZERO_OK:
+        return _not_negative(where, key, raw)
     if key in _FLOAT_KEYS:
         return _positive(where, key, raw)
     if key in _CHOICES:
@@ -183,6 +203,15 @@ def _positive(where: str, key: str, raw: Any) -> float:
     if not value > 0 or value == float("inf"):
         raise ConfigError(f"{where}: key {key}={raw!r} must be a positive number")
     return value
+
+
+def _not_negative(where: str, key: str, raw: Any) -> float:
+    try:
+        if float(raw) == 0.0:
+            return 0.0
+    except (TypeError, ValueError):
+        pass  # _positive says what is wrong
+    return _positive(where, key, raw)
 
 
 def _boolean(where: str, key: str, raw: Any) -> bool:
@@ -210,11 +239,30 @@ def validate(pinmap: PinMap, where: str) -> None:
             f"{where}: duty={pinmap.duty} asks for speed control but pwm is off",
             hint="set pwm=true (the H-bridge input must be on a PWM-capable pin) or use duty=1",
         )
+    check_beam_polarity(pinmap, where)
     if pinmap.closed_loop and pinmap.beam is None:
         raise ConfigError(f"{where}: closed_loop=true needs a beam sensor pin (key beam)")
     if pinmap.blocked_ms >= pinmap.max_run_ms or pinmap.jam_ms >= pinmap.max_run_ms:
         raise ConfigError(
             f"{where}: jam_ms and blocked_ms must be shorter than max_run_ms={pinmap.max_run_ms}"
+        )
+
+
+def check_beam_polarity(pinmap: PinMap, where: str) -> None:
+    """Refuse a pull resistor that holds the line at the *blocked* level when nothing drives it.
+
+    gpiozero ties the two together: with a pull-up the active state is low, with a
+    pull-down it is high (``DigitalInputDevice`` refuses an explicit ``active_state``
+    then). Passing the pull alone would silently invert the beam: every gap counted as
+    a card. Such a receiver needs an external resistor and ``beam_pull=none``.
+    """
+    pull, active = pinmap.beam_pull, pinmap.beam_active
+    if (pull, active) in (("up", "high"), ("down", "low")):
+        raise ConfigError(
+            f"{where}: beam_pull={pull} with beam_active={active} is not supported: "
+            f"gpiozero reads a pulled-{pull} input as active {'low' if pull == 'up' else 'high'}",
+            hint=f"fit an external 10 kOhm pull-{pull} resistor and set beam_pull=none "
+            f"(docs/hardware.md, 'The beam'), or check beam_active with `uno-attack launcher test`",
         )
 
 

@@ -34,7 +34,7 @@ def test_a_press_reports_count_requested_and_motor_time() -> None:
         launcher.load(range(60))
         volley = next(v for v in (launcher.hit() for _ in range(20)) if v.counted)
         assert volley.meta["requested"] == volley.counted
-        assert volley.meta["motor_ms"] == 250.0 * volley.counted
+        assert volley.meta["motor_ms"] == 250.0 * volley.counted + 1.0  # + the 1 ms glitch filter
         assert volley.meta["stopped"] == "count"
         assert volley.cards == tuple(
             range(volley.counted)

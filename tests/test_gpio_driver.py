@@ -21,6 +21,7 @@ from hardware.pinmap import DEFAULT_PINS, pinmap_from_mapping
 
 Make = Callable[..., tuple[MockRig, GpioDriver]]
 ON_OFF = [0.0, 1.0, 0.0]
+GLITCH_MS = 1.0  # the pin map's default beam glitch filter
 
 
 @pytest.fixture
@@ -47,7 +48,8 @@ def make() -> Iterator[Make]:
 def test_closed_loop_stops_the_motor_when_the_beam_has_counted_the_cards(make: Make) -> None:
     rig, driver = make()
     result = driver.feed(3)
-    assert (result.counted, result.stopped, result.motor_ms) == (3, "count", 750.0)
+    # the motor stops when the third card's leading edge has held for glitch_ms (1 ms)
+    assert (result.counted, result.stopped, result.motor_ms) == (3, "count", 750.0 + GLITCH_MS)
     assert rig.motor_history() == ON_OFF
     assert [s.state for s in rig.motor_pins[1].states] == [False]  # backward input never driven
     rig.clock.advance(1.0)
@@ -63,7 +65,7 @@ def test_consecutive_feeds_each_switch_the_motor_once(make: Make) -> None:
 def test_pwm_duty_reaches_the_motor_pin(make: Make) -> None:
     rig, driver = make(duty=0.625)
     result = driver.feed(2)
-    assert result.counted == 2 and result.motor_ms == 1000.0  # half speed: 2 cards/s
+    assert result.counted == 2 and result.motor_ms == 1000.0 + GLITCH_MS  # half speed: 2 cards/s
     assert rig.motor_history() == [0.0, 0.625, 0.0]
 
 

@@ -170,7 +170,8 @@ def test_beam_edges_from_another_thread_are_counted_and_stop_the_motor() -> None
             return super().wait(event, timeout)
 
     driver = GpioDriver(
-        _pinmap(jam_ms=30_000, blocked_ms=20_000, max_run_ms=60_000),
+        # glitch_ms=0: the thread's pulses are microseconds wide (no test sleeps to widen them)
+        _pinmap(jam_ms=30_000, blocked_ms=20_000, max_run_ms=60_000, glitch_ms=0),
         pin_factory=factory,
         clock=SignallingClock(),
     )

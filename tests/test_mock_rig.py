@@ -106,7 +106,7 @@ def test_scheduled_button_press_happens_at_its_model_time(rig: MockRig) -> None:
     presses: list[float] = []
     button.when_pressed = lambda: presses.append(rig.clock.now())
     try:
-        rig.press_button(at=2.0, hold_s=0.5)
+        rig.press_button(at=2.0, hold_s=0.5, bounce=())  # a clean switch
         rig.clock.advance(1.9)
         assert not button.is_pressed
         rig.clock.advance(0.2)

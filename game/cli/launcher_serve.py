@@ -50,9 +50,18 @@ class PressSource(ABC):
     def wake(self) -> None:  # noqa: B027 - optional hook, nothing to do by default
         """Make a pending ``next()`` return early (a signal asked for a clear or a stop)."""
 
+    def settled(self) -> None:  # noqa: B027 - optional hook, nothing to do by default
+        """The launcher finished an action; a source may drop input queued meanwhile."""
+
 
 class ButtonPresses(PressSource):
-    """The launcher's GPIO button: a press fires; while faulted, a long hold clears."""
+    """The launcher's GPIO button: a press fires; while faulted, a long hold clears.
+
+    The driver debounces the contact and applies a lockout (one bouncy press is one
+    press); :meth:`settled` drops whatever was pressed while the launcher was busy
+    firing or clearing, so nothing is replayed afterwards, and the release of a hold
+    that cleared a fault is never a press.
+    """
 
     def __init__(self, driver: Any) -> None:
         self.driver = driver
@@ -82,11 +91,19 @@ class ButtonPresses(PressSource):
                 return None
             self.driver.button_changed.clear()
             if not self.driver.button_events and not self.requests:
-                self.clock.wait(self.driver.button_changed, remaining)
+                due = self.driver.inputs_due()  # a bouncing contact settles then
+                wait = remaining if due is None else max(0.0, min(remaining, due - self.clock.now()))
+                self.clock.wait(self.driver.button_changed, wait)
+
+    def settled(self) -> None:
+        """The launcher finished firing or clearing: forget presses made meanwhile."""
+        self.driver.drop_button_events()
+        self._armed = False
 
     def _pending(self, faulted: bool) -> str | None:
         if self.requests:
             return self.requests.popleft()
+        self.driver.poll_inputs()
         events = self.driver.button_events
         while events:
             kind, held = events.popleft()
@@ -171,6 +188,7 @@ def serve(
         if action == "quit":
             break
         _act(action, launcher, writer, out, stats, faulted=faulted)
+        source.settled()  # presses made while it fired or cleared are not replayed
     return stats
 
 
