@@ -260,7 +260,7 @@ def open_real(
 ) -> GpioLauncher[object]:
     """A GPIO launcher on the Pi's pins (gpiozero's default pin factory, e.g. lgpio)."""
     from hardware.errors import LauncherUnavailable
-    from hardware.gpio_driver import GpioDriver
+    from hardware.gpio_driver import LGPIO_HINT, GpioDriver, lgpio_problem
 
     try:
         with warnings.catch_warnings():
@@ -268,11 +268,18 @@ def open_real(
                 "ignore"
             )  # gpiozero's PinFactoryFallback chatter; the error says it all
             driver = GpioDriver(pinmap)
-    except ConfigError:
+    except (ConfigError, LauncherUnavailable):
         raise
     except Exception as error:  # gpiozero's BadPinFactory, PinInvalidPin, permission errors...
+        missing = lgpio_problem()
+        if missing is not None:
+            raise LauncherUnavailable(
+                f"cannot open the GPIO pins: lgpio is not installed ({missing}); "
+                f"gpiozero then said {type(error).__name__}: {error}",
+                hint=LGPIO_HINT + "; or use gpio://?mock=1 without a Pi",
+            ) from None
         raise LauncherUnavailable(
             f"cannot open the GPIO pins ({type(error).__name__}: {error})",
-            hint="run on a Raspberry Pi with gpiozero and lgpio installed, or use gpio://?mock=1",
+            hint="run on a Raspberry Pi, as a user in the gpio group, or use gpio://?mock=1",
         ) from None
     return GpioLauncher(driver, profile, seed=seed)
