@@ -19,7 +19,9 @@ leaves. Inputs are believed only once steady (:mod:`hardware.inputs`): the beam
 for ``glitch_ms`` (motor noise is not a card), the button for ``debounce_ms`` and
 no closer than ``lockout_ms`` to the last press (a bouncy press fires once). Every
 edge is dated by its own timestamp (gpiozero's ``active_time``, which lgpio fills
-from the kernel's event), not by when the callback happened to run. Beam and button callbacks arrive on gpiozero's thread on a Pi (lgpio) and
+from the kernel's event), not by when the callback happened to run.
+
+Beam and button callbacks arrive on gpiozero's thread on a Pi (lgpio) and
 synchronously on the mock: all shared state is guarded by one lock and waits are
 ``Clock.wait`` on an Event, so the same code runs on a real or a virtual clock.
 """
@@ -269,6 +271,12 @@ class GpioDriver:
             self._show("fault")
         return self._fault
 
+    def latch_fault(self, code: str) -> LauncherFault:
+        """Latch a fault as if the motor had tripped (the acceptance check of hold-to-clear)."""
+        with self._lock:
+            self._motor_off()
+            return self._latch(code)
+
     def check_fault(self) -> None:
         """Raise the latched fault, if any (nothing ran: ``counted`` is 0)."""
         if self._fault is not None:
@@ -382,7 +390,7 @@ class GpioDriver:
             self._apply_button(level, at)
 
     def _apply_button(self, pressed: bool, when: float) -> None:
-        """A debounced press or release; presses inside the lockout are ignored, with their release."""
+        """A debounced press or release; a press inside the lockout is ignored, with its release."""
         if pressed:
             lockout = self.pinmap.lockout_ms / 1000.0
             self._press_locked = self._last_press is not None and when - self._last_press < lockout

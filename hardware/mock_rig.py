@@ -34,7 +34,7 @@ extends them (still gpiozero's own pin classes, two methods changed):
 from __future__ import annotations
 
 import random
-from collections.abc import Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -58,7 +58,7 @@ class RigFactory(MockFactory):
         self.clock = clock
         super().__init__(pin_class=pin_class or RigPin)
 
-    def ticks(self) -> float:  # type: ignore[override]
+    def ticks(self) -> float:
         return self.clock.now()
 
 
@@ -78,12 +78,12 @@ class RigPin(MockPWMPin):
 
     # -- model time instead of time.monotonic ------------------------------------------
     def _change_state(self, value: bool) -> bool:
-        if self._state == value:
+        state: Any = self.__dict__  # gpiozero's MockPin sets these attributes untyped
+        if state["_state"] == value:
             return False
         t = self._factory.ticks()
-        self._state = value
-        self.states.append(PinState(t - self._last_change, value))
-        self._last_change = t
+        state["states"].append(PinState(t - state["_last_change"], value))
+        state["_state"], state["_last_change"] = value, t
         return True
 
     def clear_states(self) -> None:
@@ -99,9 +99,7 @@ class RigPin(MockPWMPin):
             return
         at = max(ticks + self._jitter_rng.uniform(low, high), self._delivered_until)
         self._delivered_until = at  # lgpio queues its alerts: late, but in order
-        self._factory.clock.call_at(
-            at, lambda: PiPin._call_when_changed(self, ticks, state)
-        )
+        self._factory.clock.call_at(at, lambda: PiPin._call_when_changed(self, ticks, state))
 
     # -- the physical level ---------------------------------------------------------------
     def _set_pull(self, value: str) -> None:
@@ -189,6 +187,7 @@ class MockRig:
         self.button_pin = self.factory.pin(pinmap.button) if pinmap.button is not None else None
         self.transitions: list[tuple[float, bool]] = []
         self._glitching = False
+        self._held = False  # a person holds a card in the beam
         self.sync_beam()
         self.clock.add_timeline(self)
 
@@ -229,7 +228,7 @@ class MockRig:
     def _drive_beam(self, blocked: bool) -> None:
         if self.beam_pin is None or self._glitching:
             return
-        self._drive(self.beam_pin, self.sensor.output(blocked))
+        self._drive(self.beam_pin, self.sensor.output(blocked or self._held))
 
     @staticmethod
     def _drive(pin: Any, level: bool | None) -> None:
@@ -275,6 +274,11 @@ class MockRig:
     def load(self, cards: int) -> None:
         self.mechanism.load(cards)
 
+    def hold_card(self, in_beam: bool) -> None:
+        """A person holds a card in the beam (True) or takes it out (False)."""
+        self._held = in_beam
+        self.sync_beam()
+
     def clear_jam(self) -> None:
         """Open the launcher and pull the stuck card out."""
         self.mechanism.clear_jam()
@@ -296,18 +300,19 @@ class MockRig:
         self._contact(start + hold_s, closed=False, offsets=offsets)
 
     def _contact(self, at: float, *, closed: bool, offsets: Sequence[float]) -> None:
-        pin = self.button_pin
         level = closed
-        self.clock.call_at(at, lambda: self._drive(pin, False if closed else None))
+        self.clock.call_at(at, self._switch(closed))
         for offset in offsets:  # each bounce flips the contact; the last one lands on `closed`
             level = not level
-            state = level
-            self.clock.call_at(at + offset, lambda s=state: self._drive(pin, False if s else None))
+            self.clock.call_at(at + offset, self._switch(level))
         if level != closed:
-            self.clock.call_at(
-                at + (offsets[-1] if offsets else 0.0) + 0.0001,
-                lambda: self._drive(pin, False if closed else None),
-            )
+            settle = at + (offsets[-1] if offsets else 0.0) + 0.0001
+            self.clock.call_at(settle, self._switch(closed))
+
+    def _switch(self, closed: bool) -> Callable[[], None]:
+        """The button contact closing (to ground) or opening (the pull-up takes the line)."""
+        pin = self.button_pin
+        return lambda: self._drive(pin, False if closed else None)
 
     def close(self) -> None:
         """Forget the mock pins (histories stay readable on :attr:`motor_pins`)."""

@@ -41,7 +41,9 @@ def _rig(made: list[Any], pinmap: PinMap | None = None, **kw: Any) -> tuple[Mock
 
 
 def _table(extra: str = "") -> GpioLauncher[Any]:
-    launcher = open_launcher(f"gpio://?mock=1&profile=irc-bot&sounds=0&cards=90{extra}", default_seed=2)
+    launcher = open_launcher(
+        f"gpio://?mock=1&profile=irc-bot&sounds=0&cards=90{extra}", default_seed=2
+    )
     assert isinstance(launcher, GpioLauncher) and launcher.rig is not None
     return launcher
 
@@ -184,7 +186,9 @@ def test_without_lgpio_the_error_says_so_not_cannot_do_pwm(monkeypatch: pytest.M
         with pytest.raises(LauncherUnavailable, match="lgpio is not installed") as caught:
             open_launcher("gpio://?motor=17,18&beam=27")
         assert "cannot do PWM" in str(caught.value)
-        assert "python3-lgpio" in caught.value.hint and "--system-site-packages" in caught.value.hint
+        assert (
+            "python3-lgpio" in caught.value.hint and "--system-site-packages" in caught.value.hint
+        )
     finally:
         fallback.reset()
 

@@ -37,6 +37,9 @@ def register(subparsers: Any) -> None:
     _add(commands, "test", "bring-up checks: motor spin, beam and button", _test)
     _add(commands, "clear", "clear a latched fault", _clear)
     _add(commands, "ports", "list serial ports", _ports)
+    from game.cli import acceptance
+
+    acceptance.register(commands)
 
 
 def _add(commands: Any, name: str, help_text: str, func: Any) -> None:

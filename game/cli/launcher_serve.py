@@ -92,7 +92,9 @@ class ButtonPresses(PressSource):
             self.driver.button_changed.clear()
             if not self.driver.button_events and not self.requests:
                 due = self.driver.inputs_due()  # a bouncing contact settles then
-                wait = remaining if due is None else max(0.0, min(remaining, due - self.clock.now()))
+                wait = (
+                    remaining if due is None else max(0.0, min(remaining, due - self.clock.now()))
+                )
                 self.clock.wait(self.driver.button_changed, wait)
 
     def settled(self) -> None:
