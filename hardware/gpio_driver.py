@@ -425,6 +425,9 @@ class GpioDriver:
 
     def _settled(self) -> bool:
         """Motor off: wait for the last card to leave the mouth, at most until the blocked limit."""
+        if self.pinmap.coast_ms > 0 and self._stopped_at is not None:
+            coasted = self._stopped_at + self.pinmap.coast_ms / 1000.0
+            self.clock.wait(threading.Event(), max(0.0, coasted - self.clock.now()))
         due = self._beam_filter.due()
         if due is not None:  # a card reached the beam as the motor stopped: let it register
             self.clock.wait(threading.Event(), max(0.0, due - self.clock.now()))

@@ -58,6 +58,7 @@ OPTION_FIELDS = {
     "battery": "battery",
     "stall": "stall_duty",
     "pressure": "pressure_slip",
+    "coast": "coast_ms",
 }
 
 
@@ -85,6 +86,9 @@ class MechanismParams:
     full_load: int = 90
     #: A double feed blocks the beam this many times longer than a single card.
     double_transit_factor: float = 1.6
+    #: After the motor stops, the roller coasts on at its last speed this long (GUESS 0: a
+    #: geared toy motor stops within a few ms; a free-running roller may push one more card).
+    coast_ms: float = 0.0
 
     def __post_init__(self) -> None:
         self._check_positive("cards_per_second", self.cards_per_second)
@@ -103,6 +107,8 @@ class MechanismParams:
                 raise ConfigError(f"mechanism parameter {name}={value!r} must be between 0 and 1")
         if self.stall_duty >= 1.0:
             raise ConfigError(f"mechanism parameter stall_duty={self.stall_duty!r} must be below 1")
+        if not 0.0 <= self.coast_ms < float("inf"):
+            raise ConfigError(f"mechanism parameter coast_ms={self.coast_ms!r} must be 0 or more")
         if self.full_load < 1:
             raise ConfigError(
                 f"mechanism parameter full_load={self.full_load!r} must be at least 1"
@@ -141,6 +147,8 @@ class Mechanism:
         self._duty = 0.0
         self._phase = 0.0  # roller progress towards the next feed attempt, 0..1
         self._phase_at = 0  # model time at which _phase was last brought up to date
+        self._coast_until = 0  # the stopped roller turns on (at _coast_rate) until then
+        self._coast_rate = 0.0
         self._hopper = 0
         self._ejected = 0
         self._in_mouth: list[tuple[int, int]] = []  # (exit time ns, cards), ordered by exit time
@@ -193,26 +201,38 @@ class Mechanism:
         """Drive the motor at ``duty`` (0 = off .. 1 = full); the roller keeps its position."""
         if not 0.0 <= duty <= 1.0:
             raise ValueError(f"motor duty {duty!r} must be between 0 and 1")
+        old_rate = self._rate()
         self._sync_phase()
         self._duty = duty
+        if self._rate() > 0.0 or old_rate <= 0.0:
+            self._coast_until = 0 if self._rate() > 0.0 else self._coast_until
+        elif self.params.coast_ms > 0:  # the motor just stopped: the roller coasts on
+            self._coast_until = self._now + round(self.params.coast_ms * 1_000_000)
+            self._coast_rate = old_rate
 
     def _rate(self) -> float:
         return self.params.feed_rate(self._duty)
 
     def _sync_phase(self) -> None:
         """Bring the roller phase up to ``_now`` (only called when the rate is about to change)."""
-        self._phase += self._rate() * (self._now - self._phase_at) / _NS
+        rate, until = self._rate(), self._now
+        if rate <= 0.0:  # stopped: the roller moved only while it coasted
+            rate, until = self._coast_rate, max(self._phase_at, min(self._now, self._coast_until))
+        self._phase += rate * (until - self._phase_at) / _NS
         self._phase = min(self._phase, 1.0)
         self._phase_at = self._now
 
     def _next_feed_ns(self) -> int | None:
-        rate = self._rate()
+        rate, limit = self._rate(), None
         if rate <= 0.0:
-            return None
+            if self._phase_at >= self._coast_until:
+                return None
+            rate, limit = self._coast_rate, self._coast_until
         remaining = max(0.0, 1.0 - self._phase) / rate
-        return (
+        at = (
             self._phase_at + max(1, math.ceil(remaining * _NS)) if remaining > 0 else self._phase_at
         )
+        return None if limit is not None and at > limit else at
 
     # -- time -------------------------------------------------------------------------
     def next_transition_s(self) -> float | None:

@@ -84,6 +84,9 @@ class PinMap:
     #: Button lockout, like the Pico firmware's: presses closer than this to the last one
     #: are ignored (a bouncy or double-clicked press fires once).
     lockout_ms: float = 200.0
+    #: After a job stops the motor, cards are still counted into it for this long: a roller
+    #: that coasts may push one more card out (measure it: docs/hardware.md, "Roller coast").
+    coast_ms: float = 0.0
 
     @property
     def uses_closed_loop(self) -> bool:
@@ -123,7 +126,7 @@ _FLOAT_KEYS = (
     "double_ms",
 )
 #: Keys that may be 0 (a filter turned off).
-_ZERO_OK = ("glitch_ms", "debounce_ms", "lockout_ms")
+_ZERO_OK = ("glitch_ms", "debounce_ms", "lockout_ms", "coast_ms")
 _PIN_KEYS = ("beam", "button", "led", "buzzer")
 _CHOICES = {"motor_kind": MOTOR_KINDS, "beam_active": BEAM_ACTIVE, "beam_pull": BEAM_PULL}
 KEYS = tuple(f.name for f in fields(PinMap))

@@ -205,3 +205,44 @@ def test_without_a_pi_the_error_names_lgpio_first(monkeypatch: pytest.MonkeyPatc
     monkeypatch.setattr(Device, "pin_factory", None)
     with pytest.raises(LauncherUnavailable, match="lgpio is not installed"):
         open_launcher("gpio://?motor=17,18&beam=27")
+
+
+# -- docs/hardware.md quotes the real messages ---------------------------------------------
+@pytest.mark.parametrize(
+    "argv",
+    [
+        ["launcher", "fire", "--launcher", "gpio://?mock=1&beam_pull=up&beam_active=high"],
+        ["launcher", "test", "--launcher", "gpio://?motor=17,18&beam=27"],
+    ],
+)
+def test_the_errors_quoted_in_the_hardware_docs_are_the_real_ones(
+    argv: list[str], capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from pathlib import Path
+
+    from gpiozero import Device
+
+    from game.cli import main
+    from hardware.gpio_driver import lgpio_problem
+
+    if "mock=1" not in argv[-1] and lgpio_problem() is None:
+        pytest.skip("lgpio is installed here: the quoted output is that of a machine without it")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    assert main(argv) == 2
+    docs = (Path(__file__).resolve().parent.parent / "docs" / "hardware.md").read_text()
+    for line in capsys.readouterr().err.splitlines():
+        assert line in docs, f"docs/hardware.md should quote: {line}"
+
+
+# -- roller coast ------------------------------------------------------------------------
+def test_a_card_the_roller_pushes_out_after_the_stop_is_counted_in_the_job(
+    built: list[Any],
+) -> None:
+    pinmap = pinmap_from_mapping({"sounds": False, "coast_ms": 300.0}, "t", defaults=DEFAULT_PINS)
+    rig, driver = _rig(built, pinmap, params=MechanismParams(coast_ms=300.0))
+    result = driver.feed(2)
+    rig.clock.advance(2.0)
+    # asked for 2, the roller coasted a third one out: the job says so, none is lost
+    assert (result.counted, rig.mechanism.ejected) == (3, 3)
+    assert driver.total_counted == 3

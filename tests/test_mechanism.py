@@ -185,3 +185,22 @@ def test_same_seed_same_story(seed: int, cards: int) -> None:
     a = _run(params, seed=seed, cards=cards, seconds=8.0)
     b = _run(params, seed=seed, cards=cards, seconds=8.0)
     assert (a.ejected, a.slips, a.doubles, a.catches) == (b.ejected, b.slips, b.doubles, b.catches)
+
+
+def test_a_coasting_roller_feeds_on_after_the_motor_stops_then_stops() -> None:
+    m = Mechanism(MechanismParams(coast_ms=300.0), seed=1, cards=10)
+    m.set_duty(1.0)
+    m.advance_to(0.26)  # one card fed at 0.25 s
+    m.set_duty(0.0)  # the roller coasts 300 ms at 4 turns/s: one more feed, at 0.50 s
+    blocked = [t for t, b in m.advance_to(5.0) if b]
+    assert blocked == [pytest.approx(0.5)]
+    assert m.ejected == 2 and m.next_transition_s() is None
+
+
+def test_without_coast_the_roller_stops_with_the_motor() -> None:
+    m = Mechanism(seed=1, cards=10)
+    m.set_duty(1.0)
+    m.advance_to(0.26)
+    m.set_duty(0.0)
+    assert [b for _, b in m.advance_to(5.0)] == [False]  # only the first card leaving
+    assert m.ejected == 1
