@@ -90,3 +90,22 @@ def test_the_pico_path_checks_the_boot_line(
     assert boot["details"]["fault"] == "none" and boot["details"]["boot"]
     assert checks["button_ten_presses"]["result"] == "skip"
     assert report["environment"]["backend"] == "emu"
+
+
+def test_pins_that_cannot_be_opened_still_give_a_report_to_attach(
+    monkeypatch: pytest.MonkeyPatch, tmp_path: Path
+) -> None:
+    from gpiozero import Device
+
+    from hardware.gpio_driver import lgpio_problem
+
+    if lgpio_problem() is None:
+        pytest.skip("lgpio is installed here")
+    monkeypatch.delenv("GPIOZERO_PIN_FACTORY", raising=False)
+    monkeypatch.setattr(Device, "pin_factory", None)
+    code, report, out = _run(monkeypatch, tmp_path, "gpio://?motor=17,18&beam=27", "y\n")
+    opened = report["checks"][-1]
+    assert (opened["id"], opened["result"]) == ("open_launcher", "fail")
+    assert "lgpio is not installed" in opened["details"]["error"]
+    assert "python3-lgpio" in opened["details"]["hint"]
+    assert code == 1 and "attach it to your bug report" in out

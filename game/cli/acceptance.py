@@ -157,17 +157,12 @@ class Bench:
         return self.session.ask(f"{instruction}, then press Enter.") is not None
 
 
-def check_pins_low_at_boot(s: Session, launcher: Launcher[Any]) -> Check:
-    check = Check("pins_low_at_boot", "motor inputs IN1/IN2 low at boot")
-    driver = getattr(launcher, "driver", None)
-    if driver is not None:
-        check.details["motor_value"] = driver.motor.value
-        if driver.motor.value != 0:
-            check.result = "fail"
-            return check
-    pins = _motor_pins(launcher)
+def check_pins_low_at_boot(s: Session) -> Check:
+    """Before any process opens the pins: only the pull-downs hold the H-bridge inputs low."""
+    check = Check("pins_low_at_boot", "motor inputs IN1/IN2 low at boot, before anything runs")
     check.result = s.confirm(
-        f"With a multimeter on the H-bridge inputs{pins}: is each below 0.4 V against GND?"
+        "Boot the Pi (or plug in the Pico) with the service stopped. With a multimeter on the "
+        "H-bridge inputs IN1 and IN2: is each below 0.4 V against GND?"
     )
     return check
 
@@ -175,6 +170,8 @@ def check_pins_low_at_boot(s: Session, launcher: Launcher[Any]) -> Check:
 def check_pins_low_after_stop(s: Session, launcher: Launcher[Any]) -> Check:
     check = Check("pins_low_after_stop", "motor inputs low after a stop")
     driver = getattr(launcher, "driver", None)
+    if driver is not None:
+        check.details["motor_value_when_opened"] = driver.motor.value
     if driver is None:
         launcher.hit()
     else:
@@ -413,13 +410,22 @@ def _motor_pins(launcher: Launcher[Any] | None) -> str:
 def run(s: Session) -> int:
     s.say(f"uno-attack acceptance test of {s.spec}; report: {s.report}")
     s.say("Answer y/n, s to skip a check, a number when asked; Ctrl-C stops (the report stays).")
-    with s.open() as launcher:
+    s.record(check_pins_low_at_boot(s))
+    try:
+        opened = s.open()
+    except UnoAttackError as error:  # the most useful report of all: why the pins did not open
+        s.environment = {"python": sys.version.split()[0], "platform": platform.platform()}
+        details = {"error": str(error), "hint": error.hint}
+        s.record(Check("open_launcher", f"open {s.spec}", "fail", details))
+        s.say(f"cannot open the launcher: {error}\n  hint: {error.hint}")
+        s.say(f"report written to {s.report}: attach it to your bug report")
+        return EXIT_FAILED
+    with opened as launcher:
         s.environment = environment(launcher)
         s.write()
         bench = Bench(s, launcher)
         steps: list[Callable[[], Check]] = [
             lambda: check_pico_boot(s, launcher),
-            lambda: check_pins_low_at_boot(s, launcher),
             lambda: check_pins_low_after_stop(s, launcher),
             lambda: check_beam_one_card(s, launcher, bench),
             lambda: check_ten_presses(s, launcher, bench),
