@@ -37,8 +37,9 @@ from typing import Any
 
 from hardware import safety
 from hardware.clock import Clock, MonotonicClock
-from hardware.errors import ConfigError, LauncherFault, LauncherJam, LauncherUnavailable
+from hardware.errors import ConfigError, LauncherFault, LauncherJam
 from hardware.inputs import SettleFilter
+from hardware.pin_factory import make_motor
 from hardware.pinmap import PinMap, check_beam_polarity
 
 _EPS = 1e-9
@@ -140,7 +141,7 @@ class GpioDriver:
         p = self.pinmap
         check_beam_polarity(p, "pin map")
         motor_class = Motor if p.motor_kind == "dual" else PhaseEnableMotor
-        self.motor = self._add(_make_motor(motor_class, p, pin_factory))
+        self.motor = self._add(make_motor(motor_class, p, pin_factory))
         self.beam = None
         if p.beam is not None:
             pull_up = {"up": True, "down": False, "none": None}[p.beam_pull_resolved]
@@ -587,46 +588,3 @@ class GpioDriver:
         pins = " ".join(f"{role}={pin}" for role, pin in self.pinmap.pins().items())
         state = f"fault={self._fault.fault}" if self._fault else "ok"
         return f"<GpioDriver {pins} {self.pinmap.motor_kind} {state} counted={self.total_counted}>"
-
-
-def lgpio_problem() -> str | None:
-    """Why the lgpio library cannot be used here (None: it imports)."""
-    try:
-        import lgpio  # noqa: F401
-    except Exception as error:  # ImportError, or a broken build raising anything else
-        return f"{type(error).__name__}: {error}"
-    return None
-
-
-LGPIO_HINT = (
-    "install it with `sudo apt install python3-lgpio` and make the venv with "
-    "`python3 -m venv --system-site-packages` (docs/hardware.md, 'Install on the Pi')"
-)
-
-
-def _make_motor(motor_class: Any, p: PinMap, pin_factory: Any) -> Any:
-    from gpiozero import PinPWMUnsupported
-
-    try:
-        return motor_class(p.motor[0], p.motor[1], pwm=p.pwm, pin_factory=pin_factory)
-    except PinPWMUnsupported:
-        raise pwm_unsupported(p, pin_factory) from None
-
-
-def pwm_unsupported(p: PinMap, pin_factory: Any) -> ConfigError | LauncherUnavailable:
-    """The error for a pin factory without PWM: name lgpio when its absence is the cause."""
-    from gpiozero import Device
-
-    factory = pin_factory if pin_factory is not None else Device.pin_factory
-    name = type(factory).__name__
-    missing = lgpio_problem()
-    if pin_factory is None and missing is not None:
-        return LauncherUnavailable(
-            f"lgpio is not installed ({missing}), so gpiozero fell back to {name}, "
-            "which cannot do PWM on the motor pins",
-            hint=LGPIO_HINT,
-        )
-    return ConfigError(
-        f"motor pins {p.motor[0]},{p.motor[1]} cannot do PWM on this pin factory ({name})",
-        hint="set pwm=false (full speed only, duty=1) or use PWM-capable pins",
-    )

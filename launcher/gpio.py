@@ -260,7 +260,8 @@ def open_real(
 ) -> GpioLauncher[object]:
     """A GPIO launcher on the Pi's pins (gpiozero's default pin factory, e.g. lgpio)."""
     from hardware.errors import LauncherUnavailable
-    from hardware.gpio_driver import LGPIO_HINT, GpioDriver, lgpio_problem
+    from hardware.gpio_driver import GpioDriver
+    from hardware.pin_factory import LGPIO_HINT, lgpio_problem
 
     try:
         with warnings.catch_warnings():

@@ -97,7 +97,7 @@ def test_pins_that_cannot_be_opened_still_give_a_report_to_attach(
 ) -> None:
     from gpiozero import Device
 
-    from hardware.gpio_driver import lgpio_problem
+    from hardware.pin_factory import lgpio_problem
 
     if lgpio_problem() is None:
         pytest.skip("lgpio is installed here")

@@ -176,7 +176,7 @@ def test_without_lgpio_the_error_says_so_not_cannot_do_pwm(monkeypatch: pytest.M
     from gpiozero.pins.mock import MockFactory
 
     from hardware.errors import LauncherUnavailable
-    from hardware.gpio_driver import lgpio_problem
+    from hardware.pin_factory import lgpio_problem
 
     if lgpio_problem() is None:
         pytest.skip("lgpio is installed here")
@@ -197,7 +197,7 @@ def test_without_a_pi_the_error_names_lgpio_first(monkeypatch: pytest.MonkeyPatc
     from gpiozero import Device
 
     from hardware.errors import LauncherUnavailable
-    from hardware.gpio_driver import lgpio_problem
+    from hardware.pin_factory import lgpio_problem
 
     if lgpio_problem() is None:
         pytest.skip("lgpio is installed here")
@@ -223,7 +223,7 @@ def test_the_errors_quoted_in_the_hardware_docs_are_the_real_ones(
     from gpiozero import Device
 
     from game.cli import main
-    from hardware.gpio_driver import lgpio_problem
+    from hardware.pin_factory import lgpio_problem
 
     if "mock=1" not in argv[-1] and lgpio_problem() is None:
         pytest.skip("lgpio is installed here: the quoted output is that of a machine without it")

@@ -131,7 +131,7 @@ def environment(launcher: Launcher[Any]) -> dict[str, Any]:
             env[package] = None
     driver = getattr(launcher, "driver", None)
     if driver is not None:
-        from hardware.gpio_driver import lgpio_problem
+        from hardware.pin_factory import lgpio_problem
 
         env["pin_factory"] = type(driver.motor.pin_factory).__name__
         env["lgpio_problem"] = lgpio_problem()
