@@ -212,6 +212,7 @@ def check_pins_low_after_kill(s: Session) -> Check:
         ],
         stdout=subprocess.PIPE,
         text=True,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},  # its first line must reach us at once
     )
     assert child.stdout is not None
     started = child.stdout.readline()  # "beam before spin: ..." comes just before the motor
