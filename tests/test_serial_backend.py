@@ -131,20 +131,45 @@ def test_presses_count_every_card(emulator: object) -> None:
     assert not any(v.identities_known for v in volleys)
 
 
-def test_a_jam_raises_with_the_cards_counted_before_it(emulator: object) -> None:
+def test_an_empty_hopper_is_reported_as_empty_not_as_a_stuck_card(emulator: object) -> None:
+    """Issue 12: an empty hopper said "remove the stuck card"."""
     emu = emulator
     launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&jam_ms=50&profile=irc-bot&seed=1")  # type: ignore[attr-defined]
     assert isinstance(launcher, SerialLauncher)
     with launcher:
         launcher.load(range(10))  # the hopper model says 10, the real hopper is empty
-        with pytest.raises(LauncherJam, match="launcher fault jam") as caught:
+        with pytest.raises(LauncherFault, match="the hopper is empty") as caught:
             while True:
                 launcher.hit()
+        assert not isinstance(caught.value, LauncherJam)
+        assert caught.value.fault == "empty" and "stuck" not in caught.value.hint
         assert caught.value.volley.counted == 0  # type: ignore[attr-defined]
-        with pytest.raises(LauncherFault, match="fault jam"):
+        assert launcher.status().state == "idle"  # nothing latched: load cards, press again
+        emu.load(10)  # type: ignore[attr-defined]
+        assert launcher.hit().counted >= 0 and launcher.status().fault == "none"
+
+
+def test_a_stuck_card_is_counted_once_for_the_press_that_fed_it(emulator: object) -> None:
+    """Issue 17: the card pulled out after a beam_blocked jam went uncounted."""
+    emu = emulator
+    launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&block_ms=20&profile=irc-bot&seed=1")  # type: ignore[attr-defined]
+    assert isinstance(launcher, SerialLauncher)
+    with launcher:
+        launcher.load(range(10))
+        emu.load(10)  # type: ignore[attr-defined]
+        emu.jam()  # type: ignore[attr-defined]
+        dealt = 0
+        with pytest.raises(LauncherJam, match="launcher fault beam_blocked") as caught:
+            while True:
+                dealt += launcher.hit().counted
+        dealt += caught.value.volley.counted  # type: ignore[attr-defined]
+        with pytest.raises(LauncherFault, match="fault beam_blocked"):
             launcher.hit()  # latched until cleared
+        emu.clear_jam()  # type: ignore[attr-defined]  # a person pulls the card out
         assert launcher.clear_fault() is True
         assert launcher.status().state == "idle"
+        assert dealt == 10 - emu.mechanism.hopper == launcher.status().total  # type: ignore[attr-defined]
+        assert launcher.remaining == 10 - dealt
 
 
 def test_replug_through_a_stable_path_reconnects(tmp_path: Path) -> None:
