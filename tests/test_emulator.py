@@ -63,6 +63,7 @@ class Host:
                 self.command("HELLO", retries=retries)
                 self.seq = (self.seq + 1) & 0xFF
             fields.append(("boot", self.boot))
+        fields = [(key, value) for key, value in fields if value is not None]  # None: omit
         frame = P.encode("C", self.seq, verb, fields)
         for wait in retries:
             self.serial.write(frame)
@@ -463,3 +464,25 @@ def test_the_standalone_button_fires_the_flash_profile_and_reports_it() -> None:
         done = host.wait_event(("DONE",), keepalive=False)
         assert (done["job"], done["counted"]) == ("0", str(wants[1]))
         host.close()
+
+
+def test_the_same_feed_frame_after_a_reboot_is_refused_not_fed_twice(
+    emu: Emulator, host: Host
+) -> None:
+    """Issue 17's repro: FEED job=5, Emulator.reboot(), the same frame again."""
+    host.command("HELLO")
+    legacy = host.command("FEED", [("job", 5), ("n", 2), ("boot", None)])  # no boot=
+    assert legacy == {"_verb": "ERR", "code": "bad_arg", "field": "boot"}
+    frame = P.encode("C", 0x40, "FEED", [("job", 5), ("n", 2), ("boot", host.boot)])
+    host.seq = 0x40
+    host.serial.write(frame)
+    assert host._reply(2.0) == {"_verb": "OK", "job": "5", "dup": "0", "state": "running",
+                                "n": "2", "max_ms": "10000", "jam_ms": "1500",
+                                "block_ms": "500", "duty": "100"}
+    assert host.wait_event(("DONE",))["counted"] == "2"
+    new_boot = emu.reboot()
+    host.seq = 0x40
+    host.serial.write(frame)  # the host's retransmission, after the restart
+    assert host._reply(2.0) == {"_verb": "ERR", "code": "rebooted", "boot": new_boot}
+    assert [job for _, job in emu.jobs_executed] == [5]
+    assert emu.wait_until(lambda: emu.cards_ejected == 2)
