@@ -86,6 +86,8 @@ def job_is_stale(job_id, last_id):
     """
     behind = (last_id - job_id) % MAX_JOB_ID
     return 0 < behind <= JOB_WINDOW
+
+
 MAX_PROFILE_VALUES = 16  # per-mille probabilities in a PROFILE p= list
 MAX_PATTERN_CYCLE = 128  # presses in a pattern profile cycle (fires= is a hex bit mask)
 

@@ -476,9 +476,17 @@ def test_the_same_feed_frame_after_a_reboot_is_refused_not_fed_twice(
     frame = P.encode("C", 0x40, "FEED", [("job", 5), ("n", 2), ("boot", host.boot)])
     host.seq = 0x40
     host.serial.write(frame)
-    assert host._reply(2.0) == {"_verb": "OK", "job": "5", "dup": "0", "state": "running",
-                                "n": "2", "max_ms": "10000", "jam_ms": "1500",
-                                "block_ms": "500", "duty": "100"}
+    assert host._reply(2.0) == {
+        "_verb": "OK",
+        "job": "5",
+        "dup": "0",
+        "state": "running",
+        "n": "2",
+        "max_ms": "10000",
+        "jam_ms": "1500",
+        "block_ms": "500",
+        "duty": "100",
+    }
     assert host.wait_event(("DONE",))["counted"] == "2"
     new_boot = emu.reboot()
     host.seq = 0x40
