@@ -125,7 +125,7 @@ def _serve(
         if args.cards:
             launcher.load(range(args.cards))
         writer = stack.enter_context(_session_writer(args, launcher)) if args.log else None
-        _write_pid_file(Path(args.pid_file) if args.pid_file else default_pid_file(), stack)
+        _write_pid_file(Path(args.pid_file) if args.pid_file else None, stack, out)
         source, how = _press_source(launcher, stdin or sys.stdin)
         print(f"serving {launcher!r}: {how}", file=out, flush=True)
         stats = serve(
@@ -183,9 +183,20 @@ def _on_sigusr1(callback: Any) -> None:
         signal.signal(signal.SIGUSR1, lambda signum, frame: callback())
 
 
-def _write_pid_file(path: Path, stack: ExitStack) -> None:
-    """The locked pid file (``game.cli.pidlock``): held while serving, removed at the end."""
-    stack.callback(PidLock(path).release)
+def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> None:
+    """The locked pid file (``game.cli.pidlock``): held while serving, removed at the end.
+
+    A second server on the same machine without ``--pid-file`` runs without one (and says
+    so) rather than fail: the default file already belongs to the first.
+    """
+    try:
+        lock = PidLock(path or default_pid_file())
+    except LauncherError as error:
+        if path is not None:
+            raise
+        print(f"note: no pid file for this server ({error}); use --pid-file", file=out)
+        return
+    stack.callback(lock.release)
 
 
 # -- fire -----------------------------------------------------------------------------
