@@ -82,6 +82,7 @@ def test_unplug_mid_job(closing: list[EmuLauncher[object]]) -> None:
     assert restart.value.unknown == 30 - counted  # type: ignore[attr-defined]
     assert restart.value.counted == 0  # its counted cards were handed out with the LinkLost
     volley = launcher.hit()  # the client reopens the port and shakes hands again
+    assert volley.counted == 30
     assert launcher.client.reconnects == 1 and launcher.client.restarts == 1
     assert launcher.emulator.jobs_executed == [(first_boot, 1), (launcher.emulator.boot_id, 2)]
 

@@ -19,7 +19,7 @@ class ScriptHal:
     def set_motor(self, duty):
         self.duty = duty
         self.motor.append(duty)
-        self.timeline.append("motor=%d" % duty)
+        self.timeline.append("motor=" + str(duty))
 
     def beam_blocked(self):
         return self.blocked
