@@ -392,3 +392,12 @@ def test_an_interrupted_job_is_kept_until_its_final_count_is_known(mcu: Scripted
     client.status()
     assert client.take_late() == []  # learned once
     client.close()
+
+
+def test_cards_that_stop_coming_are_not_called_a_stuck_card() -> None:
+    """Issue 12: the hopper running out mid-press said "remove the stuck card"."""
+    ran_out = fault_error("jam", where="emu", job=3, counted=2)
+    assert isinstance(ran_out, LauncherJam) and "stuck" not in ran_out.hint
+    assert "run out" in ran_out.hint and ran_out.counted == 2
+    stuck = fault_error("beam_blocked", where="emu", job=3, counted=2)
+    assert "stuck card" in stuck.hint
