@@ -265,7 +265,13 @@ class FirmwareClient:
             self._stop_job(status.job)  # a job of ours that nobody waits for any more
         if pending is None:
             return
-        reply = self._stop_job(pending.job)
+        try:
+            reply = self._stop_job(pending.job)
+        except _Rebooted:
+            raise  # a restart right now: the next call reports the job with its bound
+        except ProtocolError:  # stale/busy: another program drove the board meanwhile
+            self._interrupted = None
+            raise
         final = max(pending.counted, reply.integer("counted", pending.counted))
         self._interrupted = None
         self.late.append(JobResult(pending.job, final, "interrupted", status.total))
@@ -469,6 +475,8 @@ class FirmwareClient:
             except _Rebooted:
                 # An earlier copy may have reached the old boot and run there; this one never
                 # runs. Whatever the old boot shot of it is unknown, up to the whole job.
+                # (Kept as unsettled first, so a link lost right now still reports it later.)
+                self._interrupted = Unsettled(job, want, watch.counted, boot)
                 self._restart(
                     self._command("HELLO"),
                     job=job,
