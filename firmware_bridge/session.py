@@ -188,13 +188,13 @@ def fault_error(
     during = f" during job {job} ({counted} card(s) counted before it)" if job is not None else ""
     message = f"{where}: launcher fault {code}{during}; the motor is stopped"
     if code == protocol.FAULT_JAM:  # cards stopped coming: nothing is stuck in the mouth
-        error = LauncherJam(
+        ran_out = LauncherJam(
             message + " because cards stopped coming",
             fault=code,
             hint="the hopper may have run out (load cards) or the roller slips; "
             "then clear the fault (`uno-attack launcher clear`)",
         )
-        return annotate(error, job=job, counted=counted)
+        return annotate(ran_out, job=job, counted=counted)
     if code in JAM_FAULTS:
         return annotate(LauncherJam(message, fault=code), job=job, counted=counted)
     if code == protocol.FAULT_HOST_SILENT:
