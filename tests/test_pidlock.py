@@ -145,3 +145,13 @@ def test_a_symlink_planted_as_the_pid_file_is_not_followed(tmp_path: Path) -> No
     with pytest.raises(ConfigError, match="cannot open the pid file"):
         PidLock(tmp_path / "serve.pid")
     assert victim.read_text() == "keep me\n"
+
+
+def test_clear_without_a_file_name_uses_serves_default_and_says_when_none_runs(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setenv("XDG_RUNTIME_DIR", str(tmp_path))
+    assert main(["launcher", "clear", "--pid-file"]) != 0
+    err = capsys.readouterr().err
+    assert str(tmp_path / "uno-attack" / "serve.pid") in err and "no such pid file" in err
+    assert "Traceback" not in err
