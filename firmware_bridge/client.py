@@ -6,13 +6,18 @@ exactly once, whatever the link drops, corrupts or repeats (``docs/protocol.md``
 
 * a retransmission carries the SAME sequence number, so the firmware answers it
   from its reply cache instead of executing again (a lost reply never double-feeds);
-* every FEED/RUN carries a job id the client never re-uses, even after a failure;
+* every FEED/RUN carries a job id the client never re-uses, even after a failure, and
+  the boot id of the handshake: a frame retransmitted across a restart is refused
+  (``ERR rebooted``), never run by the new boot;
+* a job cut off by a lost link is settled after the reconnect by ``STOP job= boot=``,
+  which is idempotent: its final count is learned once, however often STOP is repeated;
 * every session starts with HELLO, which always executes and makes the firmware
   forget its reply cache, so a stale sequence number is never taken for a repeat;
 * events are never retransmitted: their counter reveals a gap, and a STATUS query
   (cumulative ``counted=``/``total=``) repairs it (a lost DONE costs one query);
 * a boot id that changes under a live session is a spontaneous restart: the job in
-  progress is reported (LauncherFault ``restart``) and never replayed.
+  progress is reported (LauncherFault ``restart``, with ``error.unknown`` = the most
+  cards it can have shot uncounted) and never replayed.
 
 An unplug surfaces as :class:`LinkLost`; the next call reopens the port (with
 backoff, until ``connect_timeout``) and repeats the handshake, so a launcher
@@ -36,9 +41,11 @@ from firmware_bridge.session import (
     JobResult,
     JobWatch,
     RetryPolicy,
+    Unsettled,
     annotate,
     fault_error,
     restart_error,
+    unknown_bound,
 )
 from hardware.errors import LauncherError, LauncherFault, LauncherUnavailable
 
@@ -136,7 +143,7 @@ class FirmwareClient:
         self.presses: list[Frame] = []
         #: Jobs that failed with LinkLost, with the final count learned after reconnecting.
         self.late: list[JobResult] = []
-        self._interrupted: int | None = None
+        self._interrupted: Unsettled | None = None
         self._open = opener or (lambda p, b: open_port(p, baud=b))
         self._relocate = relocate
         self._clock = clock
@@ -187,13 +194,17 @@ class FirmwareClient:
             if self._relocate is not None:
                 self.path = self._relocate()
             self._link = FrameLink(self._open(self.path, self.baud), name=self.path)
-        hello = Hello.from_frame(self._command("HELLO"))  # also makes the firmware forget its cache
+        frame = self._command("HELLO")  # also makes the firmware forget its cache
+        hello = Hello.from_frame(frame)
         if hello.proto != protocol.PROTOCOL_VERSION:
             self._drop_link()
             raise ProtocolError(
                 f"{self.path}: the firmware speaks protocol {hello.proto}, "
                 f"this host speaks {protocol.PROTOCOL_VERSION} (firmware {hello.firmware})"
             )
+        if self._interrupted is not None and self._is_new_boot(frame):
+            self._sync_status()
+            self._restart(frame, job=None, counted=0)  # the interrupted job's end is gone
         self._adopt(hello)
         self._settle_interrupted(self._sync_status())
         self._resync = False
@@ -233,25 +244,42 @@ class FirmwareClient:
     def _resync_session(self) -> None:
         """After a lost command or a restart: who is the firmware now, is a job running?"""
         frame = self._command("HELLO")
-        restarted = self._is_new_boot(frame)
-        self._settle_interrupted(self._sync_status())
+        status = self._sync_status()
+        if self._is_new_boot(frame):
+            self._restart(frame, job=None, counted=0)  # reports an interrupted job, if any
+        self._settle_interrupted(status)
         self._resync = False
-        if restarted:
-            self._restart(frame, job=None, counted=0)
 
     def _settle_interrupted(self, status: Status) -> None:
-        """Back in touch after a job failed with LinkLost: stop it, learn its final count.
+        """Back in touch (same boot) after a job failed with LinkLost: end it, learn its count.
 
-        The caller was told the job failed, so it must not go on (STOP); cards it
-        counted after the error are put in :attr:`late` for the launcher's accounting.
+        The caller was told the job failed, so it must not go on: ``STOP job= boot=``
+        ends it, or fences it off if its FEED never arrived, and answers its final count.
+        That STOP is idempotent, so the job is forgotten only once the count is known
+        (a STOP lost again is simply repeated at the next reconnect). Cards it counted
+        after the error go to :attr:`late` for the launcher's accounting.
         """
-        job, self._interrupted = self._interrupted, None
-        final = status.counted
-        if status.state == protocol.STATE_RUNNING and status.job != 0:
-            reply = self._command("STOP")
-            final = reply.integer("counted", final)
-        if job is not None and status.job == job:
-            self.late.append(JobResult(job, final, "interrupted", status.total))
+        pending = self._interrupted
+        orphan = status.job != 0 and (pending is None or status.job != pending.job)
+        if status.state == protocol.STATE_RUNNING and orphan:
+            self._stop_job(status.job)  # a job of ours that nobody waits for any more
+        if pending is None:
+            return
+        try:
+            reply = self._stop_job(pending.job)
+        except _Rebooted:
+            raise  # a restart right now: the next call reports the job with its bound
+        except ProtocolError:  # stale/busy: another program drove the board meanwhile
+            self._interrupted = None
+            raise
+        final = max(pending.counted, reply.integer("counted", pending.counted))
+        self._interrupted = None
+        self.late.append(JobResult(pending.job, final, "interrupted", status.total))
+
+    def _stop_job(self, job: int) -> Frame:
+        """``STOP job= boot=``: end that job if it runs; its final count either way."""
+        boot = self.hello.boot if self.hello is not None else "0"
+        return self._command("STOP", [("job", job), ("boot", boot)])
 
     def take_late(self) -> list[JobResult]:
         """Final counts of jobs that failed with LinkLost, learned on reconnecting (once each)."""
@@ -269,15 +297,24 @@ class FirmwareClient:
     def _is_new_boot(self, frame: Frame) -> bool:
         return self.hello is not None and frame.text("boot") != self.hello.boot
 
-    def _restart(self, frame: Frame, *, job: int | None, counted: int) -> NoReturn:
-        """Adopt the new boot id, re-sync at the next call, and report the restart."""
+    def _restart(
+        self, frame: Frame, *, job: int | None, counted: int, unknown: int | None = 0
+    ) -> NoReturn:
+        """Adopt the new boot id, re-sync at the next call, and report the restart.
+
+        A job interrupted earlier (LinkLost) whose final count was still unknown is
+        reported here: its count died with the old boot, so it is ``unknown``, bounded.
+        """
         old = self.hello.boot if self.hello is not None else "?"
         self.hello = Hello.from_frame(frame)
         self._events = EventCounter(frame.seq if frame.verb == "BOOT" else None)
         self._total = None
         self.restarts += 1
         self._resync = True
-        raise restart_error(self.path, old, frame, job=job, counted=counted)
+        pending, self._interrupted = self._interrupted, None
+        if job is None and pending is not None:
+            job, unknown = pending.job, pending.unknown
+        raise restart_error(self.path, old, frame, job=job, counted=counted, unknown=unknown)
 
     def _drop_link(self) -> None:
         if self._link is not None:
@@ -294,7 +331,10 @@ class FirmwareClient:
         return link is None or link.wait_lost(1e9 if timeout is None else timeout)
 
     def close(self) -> None:
-        """Stop the motor if the link still works, then release the port. Idempotent."""
+        """Stop the motor if the link still works, then release the port. Idempotent.
+
+        A bare STOP: it stops whatever runs, even a job this client does not know of.
+        """
         with self._lock:
             if self._closed:
                 return
@@ -339,6 +379,9 @@ class FirmwareClient:
 
     def _check_reply(self, verb: str, reply: Frame) -> Frame:
         expected = REPLY_VERB.get(verb)
+        if reply.verb == "ERR" and reply.text("code") == protocol.ERR_REBOOTED:
+            self._resync = True
+            raise _Rebooted(f"{self.path}: {verb} was addressed to an earlier boot")
         if reply.verb == "ERR":
             raise self._err_error(verb, reply)
         if expected is not None and reply.verb != expected:
@@ -420,13 +463,26 @@ class FirmwareClient:
             job = self._next_job  # never re-used, even if this job fails
             self._next_job = job % protocol.MAX_JOB_ID + 1
             watch = JobWatch(job, want)
+            assert self.hello is not None
+            boot = self.hello.boot
             try:
-                started = self._command(verb, [("job", job), *fields]).at
+                started = self._command(verb, [("job", job), *fields, ("boot", boot)]).at
                 result = self._follow(link, watch, max_ms / 1000 + self.timing.job_slack)
                 return replace(result, elapsed_ms=max(0.0, watch.ended_at - started) * 1000)
             except LinkLost as error:
-                self._interrupted = job
+                self._interrupted = Unsettled(job, want, watch.counted, boot)
                 raise self._job_lost(watch, error) from None
+            except _Rebooted:
+                # An earlier copy may have reached the old boot and run there; this one never
+                # runs. Whatever the old boot shot of it is unknown, up to the whole job.
+                # (Kept as unsettled first, so a link lost right now still reports it later.)
+                self._interrupted = Unsettled(job, want, watch.counted, boot)
+                self._restart(
+                    self._command("HELLO"),
+                    job=job,
+                    counted=watch.counted,
+                    unknown=unknown_bound(want, watch.counted),
+                )
 
     def _job_lost(self, watch: JobWatch, error: LinkLost) -> LinkLost:
         lost = LinkLost(
@@ -444,7 +500,7 @@ class FirmwareClient:
         while True:
             now = self._clock()
             if now - start > limit:
-                self._command("STOP")
+                watch.counted = max(watch.counted, self._stop_job(watch.job).integer("counted"))
                 overdue = LauncherFault(
                     f"{self.path}: job {watch.job} ran past {limit:g} s; stopped", fault="timeout"
                 )
@@ -469,7 +525,7 @@ class FirmwareClient:
     def _job_event(self, frame: Frame, watch: JobWatch) -> bool:
         """Fold one event in; True when a STATUS must repair a gap."""
         if frame.verb == "BOOT" and self._is_new_boot(frame):  # BOOT restarts the counter at 0
-            self._restart(frame, job=watch.job, counted=watch.counted)
+            self._restart_during(frame, watch)
         kind = self._events.observe(frame.seq)
         if kind == EventCounter.STALE:
             return False
@@ -498,7 +554,11 @@ class FirmwareClient:
         """Counters went backwards or the job vanished: a restart whose BOOT event was lost?"""
         frame = self._command("HELLO")
         if self._is_new_boot(frame):
-            self._restart(frame, job=watch.job, counted=watch.counted)
+            self._restart_during(frame, watch)
+
+    def _restart_during(self, frame: Frame, watch: JobWatch) -> NoReturn:
+        unknown = unknown_bound(watch.want, watch.counted)
+        self._restart(frame, job=watch.job, counted=watch.counted, unknown=unknown)
 
     def _note_total(self, frame: Frame) -> None:
         if "total" in frame.fields:
@@ -509,6 +569,10 @@ class FirmwareClient:
             raise fault_error(watch.fault, where=self.path, job=watch.job, counted=watch.counted)
         assert watch.result is not None
         return watch.result
+
+
+class _Rebooted(ProtocolError):
+    """ERR rebooted: a command addressed to an earlier boot (handled inside the client)."""
 
 
 __all__ = [

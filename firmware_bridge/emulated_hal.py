@@ -25,6 +25,9 @@ from firmware_bridge.firmware import logic
 from hardware.mechanism import Mechanism
 
 PROFILE_FILE = "profile.txt"
+#: How long one USB CDC write blocks when the host has the port open but does not read
+#: (MicroPython's stdout waits this long for room, then drops the bytes).
+WRITE_BLOCK_MS = 500
 
 
 class EmulatedHal:
@@ -111,6 +114,10 @@ class EmulatedBoard:
         self._rng = random.Random(seed)
         self._stuck_until: float | None = None
         self._now = 0.0
+        #: False: the host keeps the port open but stops reading, so every write the
+        #: firmware makes blocks for WRITE_BLOCK_MS while the mechanism moves on.
+        self.host_reading = True
+        self._held: list[tuple[float, bool]] = []  # beam edges that happened during a block
 
     # -- power --------------------------------------------------------------------------
     @property
@@ -128,7 +135,7 @@ class EmulatedBoard:
             self.mechanism,
             rng=self._rng,
             flash=self.flash,
-            write=self._output,
+            write=self._write,
             reset_cause=reset_cause,
         )
         hal.now_ms = self._ticks()
@@ -147,6 +154,27 @@ class EmulatedBoard:
         self.mechanism.set_duty(0.0)
         self.firmware, self.hal = None, None
 
+    def _write(self, frame: bytes) -> None:
+        """The firmware writes a frame; with a host that does not read, the write blocks."""
+        self._output(frame)
+        if self.host_reading:
+            return
+        # The firmware is stuck in this write for WRITE_BLOCK_MS: the motor keeps its duty,
+        # the mechanism moves on, and the beam edges wait (as a Pico's pin IRQ flags would).
+        until = self._now + WRITE_BLOCK_MS
+        self._held.extend(self.mechanism.advance_to(until / 1000.0))
+        self._now = until
+        if self.hal is not None:
+            self.hal.now_ms = self._ticks()
+
+    def _deliver_held(self) -> None:
+        """Beam edges that happened while the firmware was blocked in a write, in order."""
+        while self._held and self.firmware is not None:
+            _, blocked = self._held.pop(0)
+            if self._stuck_until is None:
+                self._beam(blocked)
+        self._held.clear()
+
     # -- inputs -------------------------------------------------------------------------
     def receive(self, line: bytes) -> None:
         """One line from the host reaches the firmware (at the current model time)."""
@@ -155,6 +183,7 @@ class EmulatedBoard:
             starts = fw.job_starts
             fw.on_line(line, self._ticks())
             self._note_job(fw, starts)
+            self._deliver_held()
 
     def press_button(self) -> None:
         """Someone presses the Pico's own button (standalone mode)."""
@@ -163,6 +192,7 @@ class EmulatedBoard:
             starts = fw.job_starts
             fw.on_button(self._ticks())
             self._note_job(fw, starts)
+            self._deliver_held()
 
     def stick_beam(self, duration_ms: float) -> None:
         """The beam sensor reads blocked for ``duration_ms`` whatever the mechanism does."""
@@ -226,13 +256,15 @@ class EmulatedBoard:
         fw = self._ready()
         if fw is not None:
             fw.tick(self._ticks())
+            self._deliver_held()
 
     def _beam(self, blocked: bool) -> None:
         fw = self._ready()
-        if fw is not None:
+        if fw is not None and blocked != fw.blocked:
             starts = fw.job_starts
             fw.on_beam(blocked, self._ticks())
             self._note_job(fw, starts)
+            self._deliver_held()
 
     def _set_stuck(self, stuck: bool) -> None:
         if self.hal is not None:

@@ -27,10 +27,12 @@ it, as ``/dev/serial/by-id/...`` does on a real machine.
 
 from __future__ import annotations
 
+import fcntl
 import heapq
 import itertools
 import os
 import select
+import termios
 import threading
 import time
 import tty
@@ -48,6 +50,9 @@ from hardware.mechanism import Mechanism, MechanismParams
 IDLE_WAIT_S = 0.05
 #: Model time given to cards still in the mouth when the emulator stops (seconds).
 LANDING_S = 1.0
+#: A host silent this long may be dead (kill -9): the emulator clears the pty's TIOCEXCL,
+#: which the kernel does for a real USB tty on its last close but not for a pty we hold.
+EXCLUSIVE_RELEASE_MS = 2000.0
 
 
 class Emulator:
@@ -92,6 +97,7 @@ class Emulator:
         self._stopping = False
         self.port: str | None = None
         self.stats = {"written": 0, "write_dropped": 0, "read": 0}
+        self._last_read_ms = 0.0
 
     # -- lifecycle -----------------------------------------------------------------------
     def start(self) -> str:
@@ -389,8 +395,14 @@ class Emulator:
         self._catch_up(now)
         if readable_master is not None and readable_master == self._master:
             self._read_host(readable_master, now)
+            self._last_read_ms = now
             self._catch_up(now)
         self._flush(now)
+        if self._slave is not None and now - self._last_read_ms >= EXCLUSIVE_RELEASE_MS:
+            try:
+                fcntl.ioctl(self._slave, termios.TIOCNXCL)
+            except OSError:
+                pass
 
     def _catch_up(self, now: float) -> None:
         """Advance the board to ``now``, handling every queued delivery and event in time order."""

@@ -13,6 +13,8 @@ events (``E``) in a queue, and records an unplug (``SerialException`` in
 
 from __future__ import annotations
 
+import fcntl
+import termios
 import threading
 import time
 from collections import deque
@@ -88,18 +90,38 @@ def _by_id_folder() -> Path:
 
 
 def open_port(path: str, *, baud: int = 115200, exclusive: bool = True) -> serial.SerialBase:
-    """Open ``path`` (a device or a pyserial URL) or raise a clear error from the hierarchy."""
+    """Open ``path`` (a device or a pyserial URL) or raise a clear error from the hierarchy.
+
+    ``exclusive`` takes pyserial's advisory ``flock`` (other pyserial users with
+    ``exclusive=True`` are refused) AND sets the tty's ``TIOCEXCL`` flag, so the kernel
+    refuses every later ``open()`` of the device by a program that does not cooperate (a
+    terminal, ``cat``, ModemManager) with EBUSY. Root (CAP_SYS_ADMIN) is exempt.
+    """
     try:
-        return serial.serial_for_url(path, baudrate=baud, timeout=None, exclusive=exclusive)
+        port = serial.serial_for_url(path, baudrate=baud, timeout=None, exclusive=exclusive)
     except serial.SerialException as error:
         raise _open_error(path, error) from None
     except ValueError as error:
         raise LauncherUnavailable(f"cannot open serial port {path}: {error}") from None
+    if exclusive:
+        _set_tty_exclusive(port, True)
+    return port
+
+
+def _set_tty_exclusive(port: serial.SerialBase, on: bool) -> None:
+    """TIOCEXCL / TIOCNXCL on a tty port; other ports (``socket://``, ``loop://``) have none."""
+    fileno = getattr(port, "fileno", None)
+    if fileno is None:
+        return
+    try:
+        fcntl.ioctl(fileno(), termios.TIOCEXCL if on else termios.TIOCNXCL)
+    except (OSError, ValueError, serial.SerialException):
+        pass  # not a tty, or already closed
 
 
 def _open_error(path: str, error: serial.SerialException) -> LauncherUnavailable:
     text = str(error)
-    if "exclusively lock" in text:
+    if "exclusively lock" in text or "Errno 16]" in text or "Device or resource busy" in text:
         return LauncherUnavailable(
             f"serial port {path} is in use by another program",
             hint="close the other program (a terminal, ModemManager...); see docs/serial.md",
@@ -282,6 +304,7 @@ class FrameLink:
     def close(self) -> None:
         """Stop the reader and close the port; safe to call twice or after an unplug."""
         self._closing = True
+        _set_tty_exclusive(self._port, False)  # a pty outlives us: leave it openable again
         try:
             self._reader.close()
         except (serial.SerialException, OSError):

@@ -31,7 +31,7 @@ KINDS = "CRE"
 
 # -- fault codes (latched on the MCU until CLEAR) ----------------------------------------
 FAULT_NONE = "none"
-FAULT_JAM = "jam"  # no card within jam_ms while feeding (roller jammed or hopper empty)
+FAULT_JAM = "jam"  # cards stopped coming for jam_ms mid-FEED (hopper ran out, or roller slips)
 FAULT_BEAM_BLOCKED = "beam_blocked"  # beam blocked longer than block_ms (card stuck in the mouth)
 FAULT_MAX_TIME = "max_time"  # a FEED ran max_ms without reaching its count
 FAULT_HOST_SILENT = "host_silent"  # no command for HOST_SILENCE_MS while a host job ran
@@ -42,15 +42,16 @@ FAULTS = (FAULT_JAM, FAULT_BEAM_BLOCKED, FAULT_MAX_TIME, FAULT_HOST_SILENT, FAUL
 REASON_COUNT = "count"  # FEED counted its n cards
 REASON_TIME = "time"  # RUN ran its ms
 REASON_STOPPED = "stopped"  # STOP, or a reboot/unplug seen by the host
-REASONS = (REASON_COUNT, REASON_TIME, REASON_STOPPED)
+REASON_EMPTY = "empty"  # FEED saw no card at all within jam_ms: the hopper is empty (no fault)
+REASONS = (REASON_COUNT, REASON_TIME, REASON_STOPPED, REASON_EMPTY)
 
 # -- error codes (R ERR code=) -----------------------------------------------------------
 ERR_BUSY = "busy"  # another job is running
 ERR_FAULT = "fault"  # a fault is latched: CLEAR first (the reply also carries fault=<code>)
 ERR_BAD_ARG = "bad_arg"  # a field is missing or malformed (the reply names it: field=<key>)
 ERR_UNKNOWN = "unknown"  # the verb is not a command this firmware knows
-ERR_STALE = "stale"  # FEED/RUN job id older than the last host job: a late duplicate, never run
-ERR_REBOOTED = "rebooted"  # FEED/RUN named a boot id that is not this boot's (reply: boot=<id>)
+ERR_STALE = "stale"  # job id older than the last host job: a late duplicate, never run
+ERR_REBOOTED = "rebooted"  # FEED/RUN/STOP named a boot id that is not this boot's (reply: boot=)
 
 # -- states -----------------------------------------------------------------------------
 STATE_IDLE = "idle"
@@ -85,6 +86,8 @@ def job_is_stale(job_id, last_id):
     """
     behind = (last_id - job_id) % MAX_JOB_ID
     return 0 < behind <= JOB_WINDOW
+
+
 MAX_PROFILE_VALUES = 16  # per-mille probabilities in a PROFILE p= list
 MAX_PATTERN_CYCLE = 128  # presses in a pattern profile cycle (fires= is a hex bit mask)
 
@@ -99,9 +102,12 @@ MESSAGES = (
     (REPLY, "PONG", ""),
     (COMMAND, "STATUS", ""),
     (REPLY, "STATUS", "state=%s job=%u want=%u counted=%u total=%u ev=%u fault=%s motor=%u"),
-    (COMMAND, "FEED", "job=%u n=%u max_ms=%u? jam_ms=%u? block_ms=%u? duty=%u? boot=%s?"),
-    (COMMAND, "RUN", "job=%u ms=%u duty=%u? boot=%s?"),
-    (COMMAND, "STOP", ""),
+    # boot= is REQUIRED on every command that can move a card: a frame sent to an earlier
+    # boot (retransmitted across a restart) is refused with ERR rebooted, never run again.
+    (COMMAND, "FEED", "job=%u n=%u max_ms=%u? jam_ms=%u? block_ms=%u? duty=%u? boot=%s"),
+    (COMMAND, "RUN", "job=%u ms=%u duty=%u? boot=%s"),
+    # bare STOP: motor off now, whatever runs. STOP job= boot=: end that job (idempotent).
+    (COMMAND, "STOP", "job=%u? boot=%s?"),
     (COMMAND, "CLEAR", ""),
     (COMMAND, "PROFILE", "kind=%s p=%l cycle=%u? fires=%s?"),
     (

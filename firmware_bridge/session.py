@@ -27,6 +27,8 @@ from hardware.errors import LauncherError, LauncherFault, LauncherJam
 JAM_FAULTS = frozenset({protocol.FAULT_JAM, protocol.FAULT_BEAM_BLOCKED})
 #: The fault code the host reports when the firmware restarted under it.
 RESTART_FAULT = "restart"
+#: The fault code of a press that found the hopper empty (a FEED ended ``reason=empty``).
+EMPTY_FAULT = "empty"
 
 
 @dataclass(frozen=True)
@@ -150,8 +152,8 @@ class JobWatch:
         state = frame.text("state")
         if state == "fault":
             self.fault = frame.text("fault", "fault")
-        elif state == "idle":
-            self._finish("count" if self.counted >= self.want else "ended")
+        elif state == "idle":  # its DONE was lost
+            self._finish(_idle_reason(self.counted, self.want))
 
     def _progress(self, frame: Frame) -> None:
         self.counted = max(self.counted, frame.integer("counted", self.counted))
@@ -160,6 +162,13 @@ class JobWatch:
 
     def _finish(self, reason: str) -> None:
         self.result = JobResult(self.job, self.counted, reason, self.total or 0)
+
+
+def _idle_reason(counted: int, want: int) -> str:
+    """Why a job the firmware reports idle ended: not one card of a FEED = an empty hopper."""
+    if counted >= want:
+        return protocol.REASON_COUNT
+    return protocol.REASON_EMPTY if counted == 0 else "ended"
 
 
 E = TypeVar("E", bound=LauncherError)
@@ -178,6 +187,14 @@ def fault_error(
     """The error for a firmware fault: LauncherJam for a stuck card, LauncherFault otherwise."""
     during = f" during job {job} ({counted} card(s) counted before it)" if job is not None else ""
     message = f"{where}: launcher fault {code}{during}; the motor is stopped"
+    if code == protocol.FAULT_JAM:  # cards stopped coming: nothing is stuck in the mouth
+        ran_out = LauncherJam(
+            message + " because cards stopped coming",
+            fault=code,
+            hint="the hopper may have run out (load cards) or the roller slips; "
+            "then clear the fault (`uno-attack launcher clear`)",
+        )
+        return annotate(ran_out, job=job, counted=counted)
     if code in JAM_FAULTS:
         return annotate(LauncherJam(message, fault=code), job=job, counted=counted)
     if code == protocol.FAULT_HOST_SILENT:
@@ -190,20 +207,74 @@ def fault_error(
     return annotate(LauncherFault(message, fault=code), job=job, counted=counted)
 
 
-def restart_error(
-    where: str, old_boot: str, frame: Frame, *, job: int | None, counted: int
-) -> LauncherFault:
-    """The error for a spontaneous firmware restart (a new boot id mid-session)."""
-    reset = frame.text("reset", "unknown")
-    during = (
-        f" during job {job} after {counted} card(s); the job was NOT replayed"
-        if job is not None
-        else ""
+@dataclass(frozen=True)
+class Unsettled:
+    """A job whose end the host did not see (the link was lost): what is known about it."""
+
+    job: int
+    #: Cards asked for (0 for an open-loop RUN) and cards the host saw counted.
+    want: int
+    counted: int
+    #: The boot id the job was sent to: a different boot now means its final count is gone.
+    boot: str
+
+    @property
+    def unknown(self) -> int | None:
+        """The most cards that can have come out without the host learning of them."""
+        return unknown_bound(self.want, self.counted)
+
+
+def unknown_bound(want: int, counted: int) -> int | None:
+    """Cards a job can still have shot uncounted: ``want - counted`` for FEED, None for RUN.
+
+    A FEED stops at ``want`` counted cards, so a restart can hide at most the rest of
+    them; an open-loop RUN has no count to stop at, so it has no bound.
+    """
+    return max(0, want - counted) if want > 0 else None
+
+
+def empty_error(where: str, job: int, *, jam_ms: int | None = None) -> LauncherFault:
+    """The error for a FEED that saw not one card: the hopper is empty (nothing is latched)."""
+    within = f" within jam_ms={jam_ms}" if jam_ms is not None else ""
+    error = LauncherFault(
+        f"{where}: the hopper is empty: job {job} saw no card come out{within}; the motor is "
+        "stopped and no fault is latched",
+        fault=EMPTY_FAULT,
+        hint="load cards into the hopper and press again (if it is not empty, the roller "
+        "does not reach the cards: see docs/serial.md)",
     )
+    return annotate(error, job=job, counted=0)
+
+
+def restart_error(
+    where: str,
+    old_boot: str,
+    frame: Frame,
+    *,
+    job: int | None,
+    counted: int,
+    unknown: int | None = 0,
+) -> LauncherFault:
+    """The error for a firmware restart (a new boot id): LauncherFault ``restart``.
+
+    ``counted`` are cards of this press the host saw; ``unknown`` is the most cards of job
+    ``job`` that can have come out without being counted (None: no bound, an open-loop
+    RUN). They are on the error as ``error.unknown`` -- never silently left out.
+    """
+    reset = frame.text("reset", "unknown")
+    during = ""
+    if job is not None:
+        bound = "an unknown number of" if unknown is None else f"up to {unknown}"
+        during = (
+            f" during job {job} after {counted} card(s) counted; {bound} more card(s) may "
+            "have come out uncounted; the job was NOT replayed"
+        )
     error = LauncherFault(
         f"{where}: the launcher restarted (boot id {old_boot} -> {frame.text('boot', '?')}, "
         f"reset cause {reset}){during}; the motor is off",
         fault=RESTART_FAULT,
-        hint="check the power supply and USB cable (brown-outs reset the board); then retry",
+        hint="check the power supply and USB cable (brown-outs reset the board); count the "
+        "cards by hand if the bound is not zero, then retry",
     )
+    error.unknown = 0 if job is None else unknown  # type: ignore[attr-defined]
     return annotate(error, job=job, counted=counted)

@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING, Any
 from firmware_bridge import protocol
 from firmware_bridge.client import FirmwareClient, Status, Timing
 from firmware_bridge.errors import LinkLost
-from firmware_bridge.session import JobResult, RetryPolicy
+from firmware_bridge.session import JobResult, RetryPolicy, empty_error
 from hardware.errors import ConfigError
 from launcher.base import Launcher, T
 from launcher.errors import BadSpec
@@ -139,6 +139,8 @@ class SerialLauncher(Launcher[T]):
         if requested > 0:
             result = self._shoot_once(requested)
             self.jobs.append(result)
+            if result.reason == protocol.REASON_EMPTY and self.settings.sensor:
+                raise empty_error(self.client.path, result.job, jam_ms=self.settings.jam_ms)
             self.press_meta.update(
                 motor_ms=round(result.elapsed_ms, 1), job=result.job, reason=result.reason
             )

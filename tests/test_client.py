@@ -327,3 +327,77 @@ def test_port_is_opened_exclusively(mcu: ScriptedMcu) -> None:
     finally:
         first.close()
     assert isinstance(first, serial.Serial)
+
+
+# -- issue 17: exactly once across restarts and reconnects -------------------------------------
+def ok_reply(seq: int, fields: list[tuple[str, object]]) -> bytes:
+    return protocol.encode("R", seq, "OK", fields)
+
+
+def test_every_feed_names_the_boot_it_was_meant_for(mcu: ScriptedMcu) -> None:
+    def rebooted(frame: Frame) -> list[bytes]:
+        if frame.verb == "FEED":  # the board restarted since the handshake
+            return [protocol.encode("R", frame.seq, "ERR", [("code", "rebooted"), ("boot", "B")])]
+        return basic(frame)
+
+    mcu.respond = rebooted
+    with FirmwareClient(mcu.path, timing=FAST) as client:
+        client.connect()
+        with pytest.raises(LauncherFault, match="restarted .*during job 1") as caught:
+            client.feed(4, max_ms=1000, jam_ms=100, block_ms=50, duty=100)
+    feed = next(protocol.decode(line)[3] for line in mcu.received if b" FEED " in line)
+    assert feed["boot"] == "0A0B0C0D" and feed["job"] == "1"
+    error = caught.value
+    assert error.fault == "restart" and error.counted == 0
+    assert error.unknown == 4  # type: ignore[attr-defined]  # it may have run on the old boot
+
+
+def test_an_interrupted_job_is_kept_until_its_final_count_is_known(mcu: ScriptedMcu) -> None:
+    """A STOP lost during the settling must not forget the job; the retry gets its count."""
+    phase = ["connect"]
+    stops: list[dict[str, str]] = []
+
+    def respond(frame: Frame) -> list[bytes]:
+        if frame.verb == "FEED":
+            phase[0] = "silent"  # the cable goes bad right after the job started
+            return [ok_reply(frame.seq, [("job", 1), ("dup", 0), ("state", "running")])]
+        if phase[0] == "silent":
+            return []
+        if frame.verb == "STATUS" and phase[0] != "connect":
+            fields = [("state", "running"), ("job", 1), ("want", 5), ("counted", 2)]
+            fields += [("total", 2), ("ev", 0), ("fault", "none"), ("motor", 1)]
+            return [protocol.encode("R", frame.seq, "STATUS", fields)]
+        if frame.verb == "STOP":
+            stops.append(frame.fields)
+            if phase[0] == "stop_lost":
+                return []
+            fields = [("job", 1), ("dup", int(len(stops) > 4)), ("state", "done")]
+            return [ok_reply(frame.seq, [*fields, ("counted", 3), ("end", "stopped")])]
+        return basic(frame)
+
+    mcu.respond = respond
+    client = FirmwareClient(mcu.path, timing=FAST)
+    client.connect()
+    with pytest.raises(LinkLost, match="during job 1"):
+        client.feed(5, max_ms=1000, jam_ms=500, block_ms=50, duty=100)
+    phase[0] = "stop_lost"
+    with pytest.raises(LinkLost, match="no reply to STOP"):
+        client.status()
+    assert client.take_late() == []
+    phase[0] = "back"
+    client.status()
+    late = client.take_late()
+    assert [(r.job, r.counted, r.reason) for r in late] == [(1, 3, "interrupted")]
+    assert stops and all(s == {"job": "1", "boot": "0A0B0C0D"} for s in stops)
+    client.status()
+    assert client.take_late() == []  # learned once
+    client.close()
+
+
+def test_cards_that_stop_coming_are_not_called_a_stuck_card() -> None:
+    """Issue 12: the hopper running out mid-press said "remove the stuck card"."""
+    ran_out = fault_error("jam", where="emu", job=3, counted=2)
+    assert isinstance(ran_out, LauncherJam) and "stuck" not in ran_out.hint
+    assert "run out" in ran_out.hint and ran_out.counted == 2
+    stuck = fault_error("beam_blocked", where="emu", job=3, counted=2)
+    assert "stuck card" in stuck.hint

@@ -46,8 +46,15 @@ class Rig:
         return {"_verb": verb, **P.typed(kind, verb, fields)}
 
     def send(self, verb: str, **fields: Any) -> dict[str, Any]:
+        """Send a command; FEED and RUN get this boot's ``boot=`` unless given (None: omit)."""
         self.seq = (self.seq + 1) & 0xFF
-        return self.raw(P.encode("C", self.seq, verb, list(fields.items())))
+        return self.raw(self.frame(verb, **fields))
+
+    def frame(self, verb: str, **fields: Any) -> bytes:
+        if verb in ("FEED", "RUN") and "boot" not in fields:
+            fields["boot"] = self.board.firmware.boot_id if self.board.firmware else "0"
+        items = [(key, value) for key, value in fields.items() if value is not None]
+        return P.encode("C", self.seq, verb, items)
 
     def run(self, ms: float, *, keepalive: bool = True, step: float = 100.0) -> None:
         """Let ``ms`` pass, PINGing every ``step`` ms like a well-behaved host."""
@@ -108,7 +115,7 @@ def test_feed_counts_n_cards_then_stops() -> None:
 
 def test_retransmitted_feed_gets_the_cached_reply_and_never_runs_twice() -> None:
     rig = Rig()
-    frame = P.encode("C", 9, "FEED", [("job", 5), ("n", 2)])
+    frame = P.encode("C", 9, "FEED", [("job", 5), ("n", 2), ("boot", rig.board.boots[0])])
     first = rig.raw(frame)
     rig.run(50, keepalive=False)
     again = rig.raw(frame)  # the reply was "lost": the host sends the same bytes
@@ -154,16 +161,29 @@ def test_a_second_job_while_running_is_refused_as_busy() -> None:
     assert rig.send("RUN", job=3, ms=100)["code"] == "busy"
 
 
-def test_empty_hopper_latches_jam_after_exactly_jam_ms_until_clear() -> None:
+def test_an_empty_hopper_ends_the_feed_as_empty_after_jam_ms_and_latches_nothing() -> None:
+    """Issue 12: not one card within jam_ms is an empty hopper, not a stuck card."""
     rig = Rig(cards=0)
     rig.send("FEED", job=1, n=1, jam_ms=300)
     rig.run(1000)
-    fault = rig.events("FAULT")
-    assert [(f["code"], f["job"], f["counted"]) for f in fault] == [("jam", 1, 0)]
+    assert rig.events("FAULT") == []
+    done = rig.events("DONE")
+    assert [(d["reason"], d["job"], d["counted"]) for d in done] == [("empty", 1, 0)]
     ((on, off),) = rig.motor_spans()
     assert off - on == 300
+    status = rig.send("STATUS")
+    assert (status["state"], status["counted"], status["fault"]) == ("idle", 0, "none")
+    rig.mechanism.load(5)  # load cards and press again: no CLEAR needed
+    assert rig.send("FEED", job=2, n=1)["state"] == "running"
+
+
+def test_cards_that_stop_coming_mid_feed_latch_jam_until_clear() -> None:
+    rig = Rig(cards=2)
+    rig.send("FEED", job=1, n=3, jam_ms=300)
+    rig.run(1500)
+    fault = rig.events("FAULT")
+    assert [(f["code"], f["job"], f["counted"]) for f in fault] == [("jam", 1, 2)]
     assert rig.send("FEED", job=2, n=1) == {"_verb": "ERR", "code": "fault", "fault": "jam"}
-    assert rig.send("STATUS")["state"] == "fault"
     rig.run(5000)
     assert len(rig.motor_spans()) == 1  # the motor never restarts by itself
     assert rig.send("CLEAR") == {"_verb": "OK"}
@@ -273,7 +293,7 @@ def test_idempotent_commands_always_execute() -> None:
     rig = Rig()
     status = P.encode("C", 4, "STATUS")
     assert rig.raw(status)["state"] == "idle"
-    rig.board.receive(P.encode("C", 5, "FEED", [("job", 1), ("n", 50)]))
+    rig.board.receive(rig.frame("FEED", job=1, n=50))
     assert rig.raw(status)["state"] == "running"  # same bytes, fresh answer
 
 
@@ -389,7 +409,7 @@ def test_every_job_ends_once_and_the_motor_is_bounded(
     counted = ends[0]["counted"]
     assert counted == len(rig.events("CARD")) <= n
     if ends[0]["_verb"] == "DONE":
-        assert counted == n
+        assert counted == (0 if ends[0]["reason"] == "empty" else n)
     assert rig.mechanism.ejected + int(rig.mechanism.jammed) >= counted
 
 
@@ -405,6 +425,9 @@ class ExactlyOnce(RuleBasedStateMachine):
         self.job = 0
         self.last_frame: bytes | None = None
         self.longest_allowed = 0
+        #: The boot id the host learned at its last HELLO (stale after a reboot until then).
+        self.boot = self.rig.send("HELLO")["boot"]
+        self.job_boot = self.boot
 
     def _send(self, verb: str, fields: list[tuple[str, object]]) -> dict[str, Any]:
         self.rig.seq = (self.rig.seq + 1) & 0xFF
@@ -414,9 +437,9 @@ class ExactlyOnce(RuleBasedStateMachine):
     @rule(n=st.integers(1, 6), max_ms=st.integers(10, 400))
     def new_feed(self, n: int, max_ms: int) -> None:
         self.job += 1
-        reply = self._send(
-            "FEED", [("job", self.job), ("n", n), ("max_ms", max_ms), ("jam_ms", 200)]
-        )
+        self.job_boot = self.boot
+        fields = [("job", self.job), ("n", n), ("max_ms", max_ms), ("jam_ms", 200)]
+        reply = self._send("FEED", fields + [("boot", self.boot)])
         if reply["_verb"] == "OK":
             self.longest_allowed = max(self.longest_allowed, reply.get("max_ms", 0))
 
@@ -429,14 +452,18 @@ class ExactlyOnce(RuleBasedStateMachine):
     @precondition(lambda self: self.job > 0)
     @rule()
     def replay_last_job(self) -> None:
-        reply = self._send("FEED", [("job", self.job), ("n", 3)])
-        assert reply["_verb"] == "ERR" or reply.get("dup") in (0, 1)
-        # dup=0 only after a reboot wiped the firmware's memory: the host must never do that
-        self.longest_allowed = max(self.longest_allowed, reply.get("max_ms", 0))
+        # a replay carries the boot its job was first sent to, as the client's frames do
+        self._send("FEED", [("job", self.job), ("n", 3), ("boot", self.job_boot)])
 
     @rule(verb=st.sampled_from(["STOP", "CLEAR", "PING", "STATUS"]))
     def simple(self, verb: str) -> None:
         self._send(verb, [])
+
+    @precondition(lambda self: self.job > 0)
+    @rule()
+    def stop_last_job(self) -> None:
+        reply = self._send("STOP", [("job", self.job), ("boot", self.job_boot)])
+        assert reply["_verb"] == "ERR" or "counted" in reply
 
     @rule(ms=st.integers(1, 700), keepalive=st.booleans())
     def wait(self, ms: int, keepalive: bool) -> None:
@@ -444,19 +471,23 @@ class ExactlyOnce(RuleBasedStateMachine):
 
     @rule(cause=st.sampled_from(["soft", "wdt", "power"]))
     def reboot(self, cause: str) -> None:
-        self.rig.board.power_on(cause)
-        self._send("HELLO", [])
+        self.rig.board.power_on(cause)  # the host learns the new boot only at its next HELLO
+
+    @rule()
+    def hello(self) -> None:
+        self.boot = self._send("HELLO", [])["boot"]
 
     @invariant()
-    def no_job_ever_runs_twice(self) -> None:
-        started = self.rig.board.jobs_started
+    def no_job_ever_runs_twice_even_across_reboots(self) -> None:
+        started = [job for _, job in self.rig.board.jobs_started if job != 0]
         assert len(started) == len(set(started))
 
     @invariant()
     def motor_runs_only_for_a_job_and_within_its_bound(self) -> None:
         fw = self.rig.board.firmware
         assert fw is not None
-        assert (self.rig.mechanism.duty > 0) == (fw.job is not None and fw.job.duty > 0)
+        running = fw.job is not None and fw.job.duty > 0 and not fw.job.waiting
+        assert (self.rig.mechanism.duty > 0) == running
         for on, off in self.rig.motor_spans():
             assert off - on <= self.longest_allowed
 
@@ -498,3 +529,94 @@ def test_the_pico_hal_offers_everything_the_logic_uses() -> None:
     offered = {n.name for n in rp2.body if isinstance(n, ast.FunctionDef)}
     assert used and used <= offered
     assert used <= set(dir(EmulatedHal))
+
+
+# -- issue 17: exactly once across restarts; issue 11: CARD after the motor stops ---------------
+def test_a_feed_without_boot_is_refused() -> None:
+    rig = Rig()
+    reply = rig.send("FEED", job=1, n=1, boot=None)
+    assert reply == {"_verb": "ERR", "code": "bad_arg", "field": "boot"}
+    assert rig.send("RUN", job=2, ms=10, boot=None)["field"] == "boot"
+    rig.run(500)
+    assert rig.board.jobs_started == [] and rig.mechanism.ejected == 0
+
+
+def test_the_same_feed_frame_after_a_reboot_never_feeds_twice() -> None:
+    rig = Rig()
+    frame = rig.frame("FEED", job=5, n=2)
+    assert rig.raw(frame)["state"] == "running"
+    rig.run(500)
+    new_boot = rig.board.power_on("soft")
+    assert rig.raw(frame) == {"_verb": "ERR", "code": "rebooted", "boot": new_boot}
+    rig.run(500)
+    assert rig.mechanism.ejected == 2 and [job for _, job in rig.board.jobs_started] == [5]
+
+
+def test_stop_of_a_job_is_idempotent_and_always_carries_its_count() -> None:
+    rig = Rig()
+    rig.send("FEED", job=3, n=50)
+    rig.run(200)
+    first = rig.send("STOP", job=3, boot=rig.board.boots[0])
+    assert (first["dup"], first["end"], first["state"]) == (0, "stopped", "done")
+    assert first["counted"] == rig.events("CARD")[-1]["counted"] > 0
+    again = rig.send("STOP", job=3, boot=rig.board.boots[0])  # retransmitted after a reconnect
+    assert again == {**first, "dup": 1}
+    assert len(rig.events("DONE")) == 1 and len(rig.motor_spans()) == 1
+
+
+def test_stop_of_a_job_that_never_arrived_fences_it_off() -> None:
+    rig = Rig()
+    boot = rig.board.boots[0]
+    fenced = rig.send("STOP", job=4, boot=boot)  # its FEED was lost (or is still delayed)
+    assert (fenced["job"], fenced["counted"], fenced["end"]) == (4, 0, "stopped")
+    late = rig.send("FEED", job=4, n=2)  # ... and arrives after all
+    assert late["dup"] == 1 and rig.board.jobs_started == []
+    assert rig.send("STOP", job=4, boot="0BADB007")["code"] == "rebooted"
+    assert rig.send("STOP", job=4)["field"] == "boot"
+
+
+def test_profile_is_refused_while_a_job_runs() -> None:
+    rig = Rig()
+    rig.send("FEED", job=1, n=20)
+    refused = rig.send("PROFILE", kind="iid", p=[0, 1000])
+    assert refused == {"_verb": "ERR", "code": "busy", "job": 1}
+    assert rig.board.flash == {}
+    rig.run(2000)
+    assert rig.send("PROFILE", kind="iid", p=[0, 1000]) == {"_verb": "OK"}
+
+
+def test_the_motor_stops_before_the_last_card_is_reported_to_a_host_that_does_not_read() -> None:
+    """A USB write blocks up to 500 ms when the host does not read: no card may fly meanwhile."""
+    rig = Rig(MechanismParams(cards_per_second=20.0, card_transit_ms=5.0, stall_duty=0.0))
+    rig.send("FEED", job=1, n=3, jam_ms=2000)
+    while len(rig.events("CARD")) < 2:
+        rig.run(10, step=10)
+    rig.board.host_reading = False  # the host's program hangs with the port open
+    rig.run(3000, keepalive=False, step=10)
+    assert rig.mechanism.ejected == 3
+    (_, off), *_ = reversed(rig.motor_spans())
+    card3 = [e for e in rig.events() if e["_verb"] == "CARD"][2]
+    assert card3["counted"] == 3 and len(rig.motor_spans()) == 1
+    assert off <= 3 * 50 + 10  # stopped at the third card's edge, not 500 ms later
+
+
+def test_a_job_waits_for_the_mouth_to_clear_so_no_card_hides_behind_another() -> None:
+    """A card fed while another is still in the beam would never be counted (one edge)."""
+    rig = Rig(MechanismParams(cards_per_second=50.0, card_transit_ms=30.0, stall_duty=0.0))
+    rig.send("FEED", job=1, n=1)
+    while not rig.events("DONE"):
+        rig.board.advance_to(rig.board.now_ms + 1)
+    assert rig.mechanism.beam_blocked  # job 1's card is still in the mouth
+    rig.send("FEED", job=2, n=1)
+    assert rig.mechanism.duty == 0  # waits
+    rig.run(500)
+    assert rig.events("DONE")[-1]["counted"] == 1 and rig.mechanism.ejected == 2
+
+
+def test_a_card_stuck_before_a_job_starts_faults_it_without_counting_it_again() -> None:
+    rig = Rig()
+    rig.board.stick_beam(5000)  # a card stuck in the mouth from an earlier press
+    rig.send("FEED", job=1, n=2, block_ms=100)
+    rig.run(300)
+    assert [(f["code"], f["counted"]) for f in rig.events("FAULT")] == [("beam_blocked", 0)]
+    assert rig.motor_spans() == [] and rig.mechanism.ejected == 0

@@ -74,6 +74,13 @@ def test_unplug_mid_job(closing: list[EmuLauncher[object]]) -> None:
     assert launcher.remaining == 100 - counted
     assert motor_is_off(launcher)  # a bus-powered Pico loses power with the cable
     launcher.emulator.replug()
+    # the board lost power with the cable: what it counted after the error died with it,
+    # so the next press reports that restart, with a bound on the cards it may hide
+    with pytest.raises(LauncherFault, match="restarted .*during job 1") as restart:
+        launcher.hit()
+    assert restart.value.fault == "restart" and restart.value.job == 1  # type: ignore[attr-defined]
+    assert restart.value.unknown == 30 - counted  # type: ignore[attr-defined]
+    assert restart.value.counted == 0  # its counted cards were handed out with the LinkLost
     volley = launcher.hit()  # the client reopens the port and shakes hands again
     assert volley.counted == 30
     assert launcher.client.reconnects == 1 and launcher.client.restarts == 1

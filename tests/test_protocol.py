@@ -122,9 +122,10 @@ def test_every_message_has_a_unique_declaration() -> None:
 
 
 def test_typed_converts_by_the_table_and_names_bad_fields() -> None:
-    assert P.typed("C", "FEED", {"job": "4", "n": "3", "extra": "x"}) == {
+    assert P.typed("C", "FEED", {"job": "4", "n": "3", "boot": "AB", "extra": "x"}) == {
         "job": 4,
         "n": 3,
+        "boot": "AB",
         "extra": "x",
     }
     assert P.typed("C", "PROFILE", {"kind": "iid", "p": "1,999"})["p"] == (1, 999)

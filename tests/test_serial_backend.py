@@ -7,15 +7,22 @@ exactly what a user runs against a Pico.
 
 from __future__ import annotations
 
+import errno
+import os
+import shutil
+import subprocess
+import sys
 from collections.abc import Iterator
 from pathlib import Path
 
 import pytest
+import serial
 from hypothesis import given
 from hypothesis import strategies as st
 
 from firmware_bridge import protocol
 from firmware_bridge.errors import PortNotFound
+from firmware_bridge.link import FrameLink, open_port
 from hardware.errors import ConfigError, LauncherFault, LauncherJam
 from launcher.errors import BadSpec
 from launcher.profiles import IIDProfile, PatternProfile, load_profile
@@ -131,20 +138,45 @@ def test_presses_count_every_card(emulator: object) -> None:
     assert not any(v.identities_known for v in volleys)
 
 
-def test_a_jam_raises_with_the_cards_counted_before_it(emulator: object) -> None:
+def test_an_empty_hopper_is_reported_as_empty_not_as_a_stuck_card(emulator: object) -> None:
+    """Issue 12: an empty hopper said "remove the stuck card"."""
     emu = emulator
     launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&jam_ms=50&profile=irc-bot&seed=1")  # type: ignore[attr-defined]
     assert isinstance(launcher, SerialLauncher)
     with launcher:
         launcher.load(range(10))  # the hopper model says 10, the real hopper is empty
-        with pytest.raises(LauncherJam, match="launcher fault jam") as caught:
+        with pytest.raises(LauncherFault, match="the hopper is empty") as caught:
             while True:
                 launcher.hit()
+        assert not isinstance(caught.value, LauncherJam)
+        assert caught.value.fault == "empty" and "stuck" not in caught.value.hint
         assert caught.value.volley.counted == 0  # type: ignore[attr-defined]
-        with pytest.raises(LauncherFault, match="fault jam"):
+        assert launcher.status().state == "idle"  # nothing latched: load cards, press again
+        emu.load(10)  # type: ignore[attr-defined]
+        assert launcher.hit().counted >= 0 and launcher.status().fault == "none"
+
+
+def test_a_stuck_card_is_counted_once_for_the_press_that_fed_it(emulator: object) -> None:
+    """Issue 17: the card pulled out after a beam_blocked jam went uncounted."""
+    emu = emulator
+    launcher = open_launcher(f"serial://{emu.port}{FAST_SPEC}&block_ms=20&profile=irc-bot&seed=1")  # type: ignore[attr-defined]
+    assert isinstance(launcher, SerialLauncher)
+    with launcher:
+        launcher.load(range(10))
+        emu.load(10)  # type: ignore[attr-defined]
+        emu.jam()  # type: ignore[attr-defined]
+        dealt = 0
+        with pytest.raises(LauncherJam, match="launcher fault beam_blocked") as caught:
+            while True:
+                dealt += launcher.hit().counted
+        dealt += caught.value.volley.counted  # type: ignore[attr-defined]
+        with pytest.raises(LauncherFault, match="fault beam_blocked"):
             launcher.hit()  # latched until cleared
+        emu.clear_jam()  # type: ignore[attr-defined]  # a person pulls the card out
         assert launcher.clear_fault() is True
         assert launcher.status().state == "idle"
+        assert dealt == 10 - emu.mechanism.hopper == launcher.status().total  # type: ignore[attr-defined]
+        assert launcher.remaining == 10 - dealt
 
 
 def test_replug_through_a_stable_path_reconnects(tmp_path: Path) -> None:
@@ -181,3 +213,55 @@ def test_a_restart_while_idle_is_reported_once(emulator: object) -> None:
         assert caught.value.fault == "restart"
         status = launcher.status()  # reported once; the watchdog fault is latched at boot
         assert status.fault == "watchdog"
+
+
+# -- issue 17: the exclusive open is enforced by the kernel, not only advisory ----------------
+def _drop_to_nobody() -> None:  # pragma: no cover - runs in the child
+    os.setgroups([])
+    os.setgid(65534)
+    os.setuid(65534)
+
+
+def _outsider_opens(path: str) -> str:
+    """A program that knows nothing of our locks opens the port (os.open); its outcome.
+
+    Root may open a TIOCEXCL tty anyway, so under root the outsider runs as ``nobody``
+    (with the system Python, which that user can read).
+    """
+    code = (
+        "import os, sys\n"
+        "try:\n os.close(os.open(sys.argv[1], os.O_RDWR | os.O_NOCTTY)); print('opened')\n"
+        "except OSError as e:\n print('refused', e.errno)\n"
+    )
+    root = os.geteuid() == 0
+    python = shutil.which("python3", path="/usr/bin:/bin") if root else sys.executable
+    if python is None:
+        pytest.skip("no system python3 to run the outsider as nobody")
+    result = subprocess.run(
+        [python, "-c", code, path],
+        preexec_fn=_drop_to_nobody if root else None,
+        capture_output=True,
+        text=True,
+        timeout=60,
+        check=False,
+    )
+    return result.stdout.strip() or result.stderr.strip()
+
+
+def test_a_program_that_ignores_our_lock_cannot_open_the_port_while_we_hold_it() -> None:
+    master, slave = os.openpty()
+    path = os.ttyname(slave)
+    os.chmod(path, 0o666)  # so that the outsider is stopped by the lock, not by permissions
+    try:
+        assert _outsider_opens(path) == "opened"  # control: nothing holds the port
+        port = open_port(path)
+        assert _outsider_opens(path) == f"refused {errno.EBUSY}"
+        if os.geteuid() != 0:  # pyserial without exclusive=True does not look at the flock
+            with pytest.raises(serial.SerialException):
+                serial.Serial(path)
+        link = FrameLink(port, name=path)
+        link.close()
+        assert _outsider_opens(path) == "opened"  # released on close
+    finally:
+        os.close(master)
+        os.close(slave)

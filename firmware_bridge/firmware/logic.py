@@ -55,6 +55,8 @@ class Job:
         self.end = P.FAULT_NONE
         self.started = now
         self.progress = now  # last time the job saw a card or the beam clear
+        #: True while the motor waits for the mouth to clear (a card still in the beam).
+        self.waiting = False
 
     def is_host_job(self):
         return self.id != 0
@@ -195,12 +197,11 @@ class Firmware:
         job_id = fields["job"]
         if job_id < 1 or job_id > P.MAX_JOB_ID:
             return "ERR", (("code", P.ERR_BAD_ARG), ("field", "job"))
-        boot = fields.get("boot")
-        if boot is not None and boot != self.boot_id:  # sent before a restart: never run it
+        if fields["boot"] != self.boot_id:  # sent to an earlier boot: never run it here
             return "ERR", (("code", P.ERR_REBOOTED), ("boot", self.boot_id))
         last = self.last_host_job
         if last is not None and last.id == job_id:
-            return "OK", _duplicate_fields(last)
+            return "OK", _job_fields(last, 1)
         if last is not None and P.job_is_stale(job_id, last.id):
             return "ERR", (("code", P.ERR_STALE), ("job", last.id))
         refusal = self._refusal()
@@ -220,18 +221,52 @@ class Firmware:
         return None
 
     def _cmd_stop(self, fields, now):
-        job = self.job
-        self.hal.set_motor(0)
-        if job is None:
-            return "OK", ()
-        self._finish(job, P.REASON_STOPPED, None)
-        return "OK", (("job", job.id), ("counted", job.counted))
+        """Bare STOP: motor off now, whatever runs. ``STOP job= boot=``: end that host job.
+
+        The addressed form is idempotent: a retransmission (even after a reconnect) answers
+        the job's final count again, and a job this boot never started is fenced off so a
+        FEED of it still held in a buffer can never run.
+        """
+        job_id = fields.get("job")
+        if job_id is None:
+            job = self.job
+            self.hal.set_motor(0)
+            if job is None:
+                return "OK", ()
+            self._finish(job, P.REASON_STOPPED, None)
+            return "OK", (("job", job.id), ("counted", job.counted))
+        boot = fields.get("boot")
+        if boot is None:
+            return "ERR", (("code", P.ERR_BAD_ARG), ("field", "boot"))
+        if boot != self.boot_id:  # that job died with an earlier boot; leave this boot alone
+            return "ERR", (("code", P.ERR_REBOOTED), ("boot", self.boot_id))
+        return self._stop_job(job_id, now)
+
+    def _stop_job(self, job_id, now):
+        job, last = self.job, self.last_host_job
+        if job is not None and job.id == job_id:
+            self._finish(job, P.REASON_STOPPED, None)
+            return "OK", _job_fields(job, 0)
+        if last is not None and last.id == job_id:
+            return "OK", _job_fields(last, 1)
+        if job_id < 1 or job_id > P.MAX_JOB_ID:
+            return "ERR", (("code", P.ERR_BAD_ARG), ("field", "job"))
+        if last is not None and P.job_is_stale(job_id, last.id):
+            return "ERR", (("code", P.ERR_STALE), ("job", last.id))
+        if job is not None and job.is_host_job():
+            return "ERR", (("code", P.ERR_BUSY), ("job", job.id))
+        fence = Job(job_id, FEED, {}, now)  # never started here: it ends now with 0 cards
+        fence.state, fence.end = P.JOB_DONE, P.REASON_STOPPED
+        self.last_host_job = fence
+        return "OK", _job_fields(fence, 0)
 
     def _cmd_clear(self, fields, now):
         self.fault = P.FAULT_NONE
         return "OK", ()
 
     def _cmd_profile(self, fields, now):
+        if self.job is not None:  # the profile of the press being shot must not change under it
+            return "ERR", (("code", P.ERR_BUSY), ("job", self.job.id))
         try:
             profile = profile_from_fields(fields)
         except P.FieldError as error:
@@ -249,7 +284,10 @@ class Firmware:
         if job.is_host_job():
             self.last_host_job = job
         self.next_beat = self.hal.ticks_add(now, P.BEAT_MS)
-        self.hal.set_motor(job.duty)
+        if self.blocked:  # never push a card in behind one the beam still sees: wait
+            job.waiting = True
+        else:
+            self.hal.set_motor(job.duty)
         return job
 
     def _finish(self, job, reason, fault):
@@ -278,11 +316,17 @@ class Firmware:
             return
         if not blocked:
             job.progress = now
+            if job.waiting:  # the mouth is clear: only now may the roller feed a card
+                job.waiting = False
+                self.hal.set_motor(job.duty)
             return
         job.counted += 1
         self.total += 1
+        final = job.mode == FEED and job.counted >= job.want
+        if final:  # motor off BEFORE any write: a USB write blocks while the host does not read
+            self.hal.set_motor(0)
         self._emit("CARD", (("job", job.id), ("counted", job.counted), ("total", self.total)))
-        if job.mode == FEED and job.counted >= job.want:
+        if final:
             self._finish(job, P.REASON_COUNT, None)
 
     def tick(self, now):
@@ -313,6 +357,8 @@ class Firmware:
         if elapsed >= job.max_ms:
             return None, P.FAULT_MAX_TIME
         if not self.blocked and diff(now, job.progress) >= job.jam_ms:
+            if job.counted == 0:  # not one card: an empty hopper, not a stuck card
+                return P.REASON_EMPTY, None
             return None, P.FAULT_JAM
         return None
 
@@ -393,10 +439,11 @@ def _frame_body(line):
     return line[: line.rfind(b"*")]
 
 
-def _duplicate_fields(job):
+def _job_fields(job, dup):
+    """A job's identity and outcome, as OK replies carry it (dup=1: it was not run again)."""
     return (
         ("job", job.id),
-        ("dup", 1),
+        ("dup", dup),
         ("state", job.state),
         ("counted", job.counted),
         ("end", job.end),

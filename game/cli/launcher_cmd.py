@@ -13,7 +13,6 @@ Every sub-command takes ``--launcher SPEC`` (``sim://``, ``gpio://…``, ``seria
 from __future__ import annotations
 
 import argparse
-import os
 import signal
 import sys
 import threading
@@ -21,6 +20,7 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.cli.pidlock import PidLock, default_pid_file, signal_server
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
 from launcher.base import Launcher
@@ -62,7 +62,10 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
         "--cards", type=int, default=0, help="cards loaded in the hopper at start (0: unknown)"
     )
     parser.add_argument(
-        "--pid-file", metavar="FILE", help="write the process id here (for `launcher clear`)"
+        "--pid-file",
+        metavar="FILE",
+        help="the locked pid file `launcher clear --pid-file` finds this server by "
+        "(default: $XDG_RUNTIME_DIR/uno-attack/serve.pid)",
     )
     parser.add_argument("--max-presses", type=int, help="stop after this many presses")
     parser.add_argument(
@@ -90,7 +93,10 @@ def _clear_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--pid-file",
         metavar="FILE",
-        help="clear the fault of the `serve` running with this pid file",
+        nargs="?",
+        const="",
+        help="clear the fault of the `serve` holding this pid file (no FILE: serve's default, "
+        "$XDG_RUNTIME_DIR/uno-attack/serve.pid); only that server is ever signalled",
     )
 
 
@@ -122,8 +128,7 @@ def _serve(
         if args.cards:
             launcher.load(range(args.cards))
         writer = stack.enter_context(_session_writer(args, launcher)) if args.log else None
-        if args.pid_file:
-            _write_pid_file(Path(args.pid_file), stack)
+        _write_pid_file(Path(args.pid_file) if args.pid_file else None, stack, out)
         source, how = _press_source(launcher, stdin or sys.stdin)
         print(f"serving {launcher!r}: {how}", file=out, flush=True)
         stats = serve(
@@ -181,12 +186,20 @@ def _on_sigusr1(callback: Any) -> None:
         signal.signal(signal.SIGUSR1, lambda signum, frame: callback())
 
 
-def _write_pid_file(path: Path, stack: ExitStack) -> None:
+def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> None:
+    """The locked pid file (``game.cli.pidlock``): held while serving, removed at the end.
+
+    A second server on the same machine without ``--pid-file`` runs without one (and says
+    so) rather than fail: the default file already belongs to the first.
+    """
     try:
-        path.write_text(f"{os.getpid()}\n", encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot write pid file ({error.strerror})") from None
-    stack.callback(path.unlink, missing_ok=True)
+        lock = PidLock(path or default_pid_file())
+    except LauncherError as error:
+        if path is not None:
+            raise
+        print(f"note: no pid file for this server ({error}); use --pid-file", file=out)
+        return
+    stack.callback(lock.release)
 
 
 # -- fire -----------------------------------------------------------------------------
@@ -265,8 +278,8 @@ def _check_button(driver: Any, timeout: float) -> bool:
 # -- clear ----------------------------------------------------------------------------
 def _clear(args: argparse.Namespace) -> int:
     """Clear a latched fault where it lives: in a serving process, or on the device."""
-    if args.pid_file:
-        return _signal_server(Path(args.pid_file))
+    if args.pid_file is not None:
+        return _signal_server(Path(args.pid_file) if args.pid_file else default_pid_file())
     spec = resolve_spec(args.launcher)
     if parse_spec(spec).scheme == "gpio":
         # A gpio:// fault lives in the process driving the pins; opening them again here
@@ -298,16 +311,7 @@ def _clear_on_device(launcher: Launcher[Any]) -> int:
 
 
 def _signal_server(path: Path) -> int:
-    try:
-        pid = int(path.read_text(encoding="utf-8").strip())
-    except (OSError, ValueError):
-        raise ConfigError(
-            f"{path}: not a pid file written by `uno-attack launcher serve --pid-file`"
-        ) from None
-    try:
-        os.kill(pid, signal.SIGUSR1)
-    except ProcessLookupError:
-        raise LauncherError(f"{path}: no process {pid} (is `launcher serve` running?)") from None
+    pid = signal_server(path)  # only a serve that holds the file's lock, as this user
     print(f"asked the launcher server (pid {pid}) to clear its fault")
     return EXIT_OK
 

@@ -14,16 +14,19 @@ class ScriptHal:
         self.seed = 0x1234567
         self.cause = cause
         self.motor = []
+        self.timeline = []  # motor changes and frame kinds+verbs, in the order they happened
 
     def set_motor(self, duty):
         self.duty = duty
         self.motor.append(duty)
+        self.timeline.append("motor=" + str(duty))
 
     def beam_blocked(self):
         return self.blocked
 
     def write(self, frame):
         self.out.append(frame)
+        self.timeline.append(frame[:1].decode() + frame.split(b"*")[0].split(b" ")[1].decode())
 
     def load_profile(self):
         return self.flash
@@ -53,6 +56,9 @@ seq = [0]
 
 def command(verb, fields, now):
     seq[0] = (seq[0] + 1) & 0xFF
+    if verb in ("FEED", "RUN") and not [1 for key, _ in fields if key == "boot"]:
+        fields = list(fields) + [("boot", fw.boot_id)]  # what the host sends since issue 17
+    fields = [(key, value) for key, value in fields if value is not None]
     fw.on_line(P.encode("C", seq[0], verb, fields)[:-1], now)
 
 
@@ -66,7 +72,7 @@ def card(now, transit):
 
 command("HELLO", [], 1)
 command("FEED", [("job", 1), ("n", 3), ("jam_ms", 400)], 10)
-frame = P.encode("C", seq[0], "FEED", [("job", 1), ("n", 3), ("jam_ms", 400)])
+frame = P.encode("C", seq[0], "FEED", [("job", 1), ("n", 3), ("jam_ms", 400), ("boot", fw.boot_id)])
 fw.on_line(frame, 15)  # a retransmission: cached reply, not executed again
 for t in range(20, 300, 40):
     fw.tick(t)
@@ -108,9 +114,26 @@ command("FEED", [("job", 9), ("n", 1), ("boot", "00000000")], 8050)  # an earlie
 command("CLEAR", [], 8055)
 command("RUN", [("job", 9), ("ms", 5), ("boot", fw.boot_id)], 8060)
 fw.tick(8070)
+# issue 17 / 11 / 12: boot= required, STOP per job, PROFILE refused mid-job, empty hopper
+command("FEED", [("job", 10), ("n", 1), ("boot", None)], 8100)  # no boot=: bad_arg
+command("FEED", [("job", 10), ("n", 2), ("jam_ms", 300)], 8110)
+command("PROFILE", [("kind", "iid"), ("p", [0, 1000])], 8120)  # busy
+card(8150, 5)
+command("STOP", [("job", 10), ("boot", fw.boot_id)], 8200)
+command("STOP", [("job", 10), ("boot", fw.boot_id)], 8210)  # a retransmission: dup=1
+command("STOP", [("job", 11), ("boot", fw.boot_id)], 8220)  # never arrived: fenced
+command("FEED", [("job", 11), ("n", 1)], 8230)  # ...and never runs
+command("STOP", [("job", 12), ("boot", "DEADBEEF")], 8240)  # an earlier boot's job
+command("FEED", [("job", 12), ("n", 1), ("jam_ms", 50)], 8300)
+for t in range(8300, 8400, 10):
+    fw.tick(t)  # not one card: DONE reason=empty, nothing latched
+command("FEED", [("job", 13), ("n", 1)], 8400)
+card(8420, 5)  # the last card: motor off before its CARD is written
+command("STATUS", [], 8500)
 
 for frame in hal.out:
     print(repr(frame))
 print(repr(hal.motor))
+print(repr(hal.timeline))
 print(repr((fw.total, fw.events, fw.job_starts, fw.fault, hal.flash)))
 print("END")

@@ -19,7 +19,10 @@ show(P.crc16(b"C07 FEED job=12 n=3"))
 
 VECTORS = [
     ("C", 0, "HELLO", []),
-    ("C", 7, "FEED", [("job", 12), ("n", 3)]),
+    ("C", 7, "FEED", [("job", 12), ("n", 3), ("boot", "0A0B0C0D")]),
+    ("C", 8, "RUN", [("job", 13), ("ms", 300), ("boot", "0A0B0C0D")]),
+    ("C", 9, "STOP", [("job", 13), ("boot", "0A0B0C0D")]),
+    ("C", 10, "STOP", []),
     (
         "C",
         255,
@@ -31,6 +34,7 @@ VECTORS = [
             ("jam_ms", 5000),
             ("block_ms", 2000),
             ("duty", 100),
+            ("boot", "FFFFFFFF"),
         ],
     ),
     ("C", 16, "PROFILE", [("kind", "iid"), ("p", [450, 165, 165, 80, 80, 12, 12, 12, 12, 12])]),
