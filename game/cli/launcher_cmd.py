@@ -23,7 +23,7 @@ from typing import Any, TextIO
 
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
-from launcher.base import Launcher
+from launcher.base import Capability, Launcher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
 
 EXIT_OK, EXIT_CHECK_FAILED = 0, 1
@@ -281,13 +281,11 @@ def _clear(args: argparse.Namespace) -> int:
 
 def _clear_on_device(launcher: Launcher[Any]) -> int:
     """``serial://`` and ``emu://``: the fault is latched in the firmware; send CLEAR."""
-    clear = getattr(launcher, "clear_fault", None)
-    if not callable(clear):
+    if not launcher.supports(Capability.CLEAR_FAULT):
         print(f"no fault latched: {launcher.backend}:// launchers never latch one (nothing sent)")
         return EXIT_OK
-    status = getattr(launcher, "status", None)
-    fault = getattr(status(), "fault", "") if callable(status) else ""
-    if clear():
+    fault = launcher.status().fault if launcher.supports(Capability.STATUS) else ""
+    if launcher.clear_fault():
         print(f"sent CLEAR to {launcher!r}: fault {fault or 'latched'} cleared")
     else:
         print(f"sent CLEAR to {launcher!r}: no fault was latched")

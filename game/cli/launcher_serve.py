@@ -21,12 +21,14 @@ import threading
 from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from hardware.clock import Clock, MonotonicClock
 from hardware.errors import LauncherFault
-from launcher.base import Launcher
-from launcher.calibration.session import Press, SessionWriter
+from launcher.base import Capability, Launcher
+
+if TYPE_CHECKING:
+    from launcher.calibration.session import SessionWriter
 
 
 @dataclass
@@ -197,8 +199,7 @@ def _act(
 
 
 def _fault_of(launcher: Launcher[Any]) -> LauncherFault | None:
-    fault = getattr(launcher, "fault", None)
-    return fault if isinstance(fault, LauncherFault) else None
+    return launcher.fault
 
 
 def _signal(launcher: Launcher[Any], pattern_name: str) -> None:
@@ -238,8 +239,7 @@ def _fire(
 def _clear(
     launcher: Launcher[Any], writer: SessionWriter | None, out: TextIO, stats: ServeStats
 ) -> None:
-    clear = getattr(launcher, "clear_fault", None)
-    cleared = bool(clear()) if callable(clear) else False
+    cleared = launcher.supports(Capability.CLEAR_FAULT) and launcher.clear_fault()
     if cleared:
         stats.clears += 1
         _log_event(writer, {"type": "clear", "n": stats.presses})
@@ -251,6 +251,8 @@ def _log_press(
     writer: SessionWriter | None, n: int, count: int, loaded: int, motor_ms: Any
 ) -> None:
     if writer is not None:
+        from launcher.calibration.session import Press
+
         ms = float(motor_ms) if motor_ms is not None else None
         writer.append(Press(n=n, count=count, loaded=loaded, since_reload=n, motor_ms=ms))
 
