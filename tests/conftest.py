@@ -9,6 +9,11 @@ from pathlib import Path
 
 import pytest
 
+#: pytester runs the uno-attack pytest plugin in-process (tests/test_pytest_plugin.py).
+pytest_plugins = ["pytester"]
+#: A separate project, run in its own venv by tests/test_downstream.py, never collected here.
+collect_ignore = ["downstream"]
+
 ROOT = Path(__file__).resolve().parent.parent
 MICROPYTHON_DIR = ROOT / "tests" / "micropython"
 MICROPYTHON_PKG = (
