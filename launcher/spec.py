@@ -28,6 +28,10 @@ from launcher.errors import BadSpec, LauncherUnavailable
 
 ENV_VAR = "UNO_ATTACK_LAUNCHER"
 DEFAULT_SPEC = "sim://"
+#: The spit-out profile of a spec that names none (``profile=`` in the spec wins).
+PROFILE_ENV_VAR = "UNO_ATTACK_PROFILE"
+#: Built-in schemes that fire by a spit-out profile and so take ``profile=``.
+PROFILE_SCHEMES = frozenset({"sim", "gpio", "serial", "emu"})
 
 #: The group in which other distributions declare launcher backends: ``scheme = "module:func"``.
 ENTRY_POINT_GROUP = "uno_attack.launchers"
@@ -289,10 +293,14 @@ def open_pile(parsed: ParsedSpec, default_seed: int | None) -> DrawPile[object]:
 def open_launcher(spec: str | None = None, *, default_seed: int | None = None) -> Launcher[Any]:
     """Open the launcher a spec names; ``default_seed`` seeds it when the spec gives no ``seed``.
 
-    ``spec`` None means ``$UNO_ATTACK_LAUNCHER``, else ``sim://``. The launcher is a context
+    ``spec`` None means ``$UNO_ATTACK_LAUNCHER``, else ``sim://``; a built-in spec that names
+    no ``profile=`` takes ``$UNO_ATTACK_PROFILE`` when set. The launcher is a context
     manager: ``with open_launcher("sim://?seed=1") as launcher: ...`` closes it (motor off).
     """
     parsed = parse_spec(resolve_spec(spec))
+    profile = os.environ.get(PROFILE_ENV_VAR)
+    if profile and parsed.scheme in PROFILE_SCHEMES and not parsed.options.has("profile"):
+        parsed.options.values["profile"] = profile
     launcher = _handler(parsed.scheme, parsed.spec)(parsed, default_seed)
     if not isinstance(launcher, Launcher):
         raise LauncherUnavailable(
