@@ -308,4 +308,5 @@ class ScriptedLauncher(Launcher[T]):
         return count
 
     def describe(self) -> str:
+        """The scripted counts."""
         return f"counts={self._counts!r}"

@@ -58,15 +58,18 @@ class SpecOptions:
     _taken: set[str] = field(default_factory=set)
 
     def has(self, key: str) -> bool:
+        """Whether the spec gives ``key`` (without taking it)."""
         return key in self.values
 
     def text(self, key: str, default: str | None = None) -> str | None:
+        """Take ``key`` as text."""
         self._taken.add(key)
         return self.values.get(key, default)
 
     def integer(
         self, key: str, default: int | None = None, *, minimum: int | None = None
     ) -> int | None:
+        """Take ``key`` as a whole number (``0x`` prefixes allowed), at least ``minimum``."""
         raw = self.text(key)
         if raw is None:
             return default
@@ -79,6 +82,7 @@ class SpecOptions:
         return value
 
     def number(self, key: str, default: float | None = None) -> float | None:
+        """Take ``key`` as a number."""
         raw = self.text(key)
         if raw is None:
             return default
@@ -88,6 +92,7 @@ class SpecOptions:
             raise BadSpec(f"{self.spec}: option {key}={raw!r} is not a number") from None
 
     def flag(self, key: str, default: bool = False) -> bool:
+        """Take ``key`` as yes/no: ``1/0``, ``true/false``, ``yes/no``, ``on/off``; bare = yes."""
         raw = self.text(key)
         if raw is None:
             return default
@@ -98,6 +103,7 @@ class SpecOptions:
         raise BadSpec(f"{self.spec}: option {key}={raw!r} must be 1/0, true/false or yes/no")
 
     def int_list(self, key: str) -> list[int] | None:
+        """Take ``key`` as comma-separated whole numbers (``motor=17,18``)."""
         raw = self.text(key)
         if raw is None:
             return None
