@@ -86,17 +86,18 @@ def is_hardware_spec(spec: str) -> bool:
     return parsed.scheme not in SIMULATED_SCHEMES
 
 
-@pytest.hookimpl(tryfirst=True)
-def pytest_runtest_setup(item: pytest.Item) -> None:
+def pytest_collection_modifyitems(config: pytest.Config, items: list[pytest.Item]) -> None:
     """Skip ``uno_hardware`` tests, saying why, unless the configured spec is real hardware."""
-    if item.get_closest_marker(HARDWARE_MARKER) is None:
+    spec = configured_spec(config)
+    if spec is not None and is_hardware_spec(spec):
         return
-    spec = configured_spec(item.config)
-    if spec is None or not is_hardware_spec(spec):
-        pytest.skip(
-            f"needs a real launcher (got {spec or DEFAULT_SPEC}): run with "
-            "--uno-launcher 'gpio://?config=…' or --uno-launcher serial:///dev/ttyACM0"
-        )
+    skip = pytest.mark.skip(
+        reason=f"needs a real launcher (got {spec or DEFAULT_SPEC}): run with "
+        "--uno-launcher 'gpio://?config=…' or --uno-launcher serial:///dev/ttyACM0"
+    )
+    for item in items:
+        if item.get_closest_marker(HARDWARE_MARKER) is not None:
+            item.add_marker(skip)
 
 
 @pytest.fixture

@@ -172,3 +172,13 @@ def test_which_specs_count_as_hardware(spec: str, hardware: bool) -> None:
     from game.pytest_plugin import is_hardware_spec
 
     assert is_hardware_spec(spec) is hardware
+
+
+def test_the_recipes_in_docs_pytest_md_pass(pytester: pytest.Pytester) -> None:
+    import re
+    from pathlib import Path
+
+    page = Path(__file__).resolve().parent.parent / "docs" / "pytest.md"
+    blocks = re.findall(r"```python\n(.*?)```", page.read_text(encoding="utf-8"), re.S)
+    pytester.makepyfile(test_recipes="\n\n".join(blocks))
+    pytester.runpytest().assert_outcomes(passed=len(blocks) - 1, skipped=1)
