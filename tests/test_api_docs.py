@@ -77,3 +77,20 @@ def test_every_public_method_has_a_docstring(module_name: str) -> None:
             if not (getattr(function, "__doc__", None) or "").strip():
                 missing.append(f"{class_name}.{name}")
     assert missing == []
+
+
+def test_readme_quick_start_runs_and_replays() -> None:
+    """The README's Python quick start runs as written, and its seed makes it repeat itself."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    section = readme.split("## Python quick start", 1)[1]
+    code = section.split("```python\n", 1)[1].split("```", 1)[0]
+    assert len(code.strip().splitlines()) <= 12
+    runs = [
+        subprocess.run(
+            [sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=60
+        )
+        for _ in range(2)
+    ]
+    assert runs[0].returncode == 0, runs[0].stderr
+    assert runs[0].stdout == runs[1].stdout
+    assert len(runs[0].stdout.splitlines()) == 3 and "round_end" in runs[0].stdout
