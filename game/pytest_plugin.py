@@ -173,15 +173,25 @@ def scripted_launcher() -> Iterator[Callable[[Iterable[int]], ScriptedLauncher[A
 
 
 @pytest.fixture
-def mock_gpio_launcher(make_launcher: MakeLauncher) -> Launcher[Any]:
-    """``gpio://?mock=1``: the real GPIO driver on gpiozero's mock pins with the mechanism rig."""
-    return make_launcher("gpio://?mock=1")
+def mock_gpio_launcher(
+    request: pytest.FixtureRequest, make_launcher: MakeLauncher
+) -> Launcher[Any]:
+    """``gpio://?mock=1``: the real GPIO driver on gpiozero's mock pins with the mechanism rig.
+
+    Parametrise it (``indirect=True``) with another ``gpio://?mock=1&…`` spec for other pins
+    or failure modes (``catch=1`` jams).
+    """
+    return make_launcher(getattr(request, "param", None) or "gpio://?mock=1")
 
 
 @pytest.fixture
-def emulated_launcher(make_launcher: MakeLauncher) -> Launcher[Any]:
-    """``emu://?fast=1``: the firmware emulator on a pty, through the real serial client."""
-    return make_launcher("emu://?fast=1")
+def emulated_launcher(request: pytest.FixtureRequest, make_launcher: MakeLauncher) -> Launcher[Any]:
+    """``emu://?fast=1``: the firmware emulator on a pty, through the real serial client.
+
+    Parametrise it (``indirect=True``) with another emulated spec, such as
+    ``emu://?fast=1&faults=drop:0.05`` or an emulated-board scheme once installed.
+    """
+    return make_launcher(getattr(request, "param", None) or "emu://?fast=1")
 
 
 @pytest.fixture

@@ -184,3 +184,22 @@ def test_the_recipes_in_docs_pytest_md_pass(pytester: pytest.Pytester) -> None:
     # six recipes, one parametrised over three specs, one for real hardware only
     assert len(blocks) == 6
     pytester.runpytest().assert_outcomes(passed=7, skipped=1)
+
+
+def test_mock_gpio_and_emulated_launchers_take_a_spec_parameter(
+    pytester: pytest.Pytester,
+) -> None:
+    pytester.makepyfile(
+        """
+        import pytest
+
+        @pytest.mark.parametrize("mock_gpio_launcher", ["gpio://?mock=1&seed=9"], indirect=True)
+        def test_gpio(mock_gpio_launcher):
+            assert mock_gpio_launcher.seed == 9
+
+        @pytest.mark.parametrize("emulated_launcher", ["emu://?fast=1&seed=5"], indirect=True)
+        def test_emu(emulated_launcher):
+            assert emulated_launcher.seed == 5
+        """
+    )
+    pytester.runpytest().assert_outcomes(passed=2)

@@ -28,6 +28,7 @@ from typing import Any, TextIO
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
 from launcher.base import Capability, Launcher
+from launcher.gpio import GpioLauncher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
 
 EXIT_OK, EXIT_CHECK_FAILED = 0, 1
@@ -149,16 +150,15 @@ def _serve(
 
 def _follow_real_time(launcher: Launcher[Any]) -> None:
     """A mock rig served interactively runs its virtual clock at the pace of real time."""
-    rig = getattr(launcher, "rig", None)
-    if rig is not None:
-        rig.clock.pace = 1.0
+    if isinstance(launcher, GpioLauncher) and launcher.rig is not None:
+        launcher.rig.clock.pace = 1.0
 
 
 def _press_source(launcher: Launcher[Any], stdin: TextIO) -> tuple[Any, str]:
     """The GPIO button when there is one, else lines on stdin; SIGUSR1 clears with either."""
     from game.cli.launcher_serve import ButtonPresses, LinePresses, PressSource
 
-    driver = getattr(launcher, "driver", None)
+    driver = launcher.driver if isinstance(launcher, GpioLauncher) else None
     source: PressSource
     if driver is not None and driver.button is not None:
         source, how = ButtonPresses(driver), "press the button to fire; hold it to clear a jam"
@@ -242,7 +242,7 @@ def _test(args: argparse.Namespace) -> int:
     lines: list[str] = []
     emit = lines.append if args.json else print
     with _open(args) as launcher:
-        driver = getattr(launcher, "driver", None)
+        driver = launcher.driver if isinstance(launcher, GpioLauncher) else None
         if driver is None:
             volley = launcher.hit()
             emit(

@@ -26,6 +26,7 @@ from typing import TYPE_CHECKING, Any, TextIO
 from hardware.clock import Clock, MonotonicClock
 from hardware.errors import LauncherFault
 from launcher.base import Capability, Launcher
+from launcher.gpio import GpioLauncher
 
 if TYPE_CHECKING:
     from launcher.calibration.session import SessionWriter
@@ -159,7 +160,7 @@ def serve(
 ) -> ServeStats:
     """Fire on every press until stopped; returns what happened."""
     stats = ServeStats()
-    clock: Clock = getattr(getattr(launcher, "driver", None), "clock", None) or MonotonicClock()
+    clock: Clock = launcher.driver.clock if isinstance(launcher, GpioLauncher) else MonotonicClock()
     idle_since = clock.now()
     stop = stop or threading.Event()
     while not stop.is_set() and (max_presses is None or stats.presses < max_presses):
@@ -203,11 +204,10 @@ def _fault_of(launcher: Launcher[Any]) -> LauncherFault | None:
 
 
 def _signal(launcher: Launcher[Any], pattern_name: str) -> None:
-    driver = getattr(launcher, "driver", None)
-    if driver is not None:
+    if isinstance(launcher, GpioLauncher):
         from hardware import gpio_driver
 
-        driver.signal(getattr(gpio_driver, pattern_name))
+        launcher.driver.signal(getattr(gpio_driver, pattern_name))
 
 
 def _fire(
@@ -219,9 +219,9 @@ def _fire(
         volley = launcher.hit()
     except LauncherFault as error:
         stats.faults += 1
-        counted = int(getattr(error, "counted", 0))
+        counted = int(error.counted)
         stats.cards += counted
-        _log_press(writer, stats.presses, counted, loaded, getattr(error, "motor_ms", None))
+        _log_press(writer, stats.presses, counted, loaded, error.motor_ms)
         _log_event(
             writer,
             {"type": "fault", "n": stats.presses, "fault": error.fault, "message": str(error)},
