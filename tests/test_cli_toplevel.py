@@ -265,3 +265,12 @@ def test_profile_list_and_sample_json(capsys: pytest.CaptureFixture[str]) -> Non
     assert len(report["counts"]) == 50 and report["mean"] == pytest.approx(
         sum(report["counts"]) / 50
     )
+
+
+def test_launcher_list_shows_every_scheme_and_its_source(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["launcher", "list", "--json"]) == 0
+    rows = {row["scheme"]: row for row in json.loads(capsys.readouterr().out)}
+    assert {"pile", "sim", "gpio", "serial", "emu"} <= set(rows)
+    assert rows["pile"]["source"] == "built-in"

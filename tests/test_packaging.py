@@ -203,6 +203,8 @@ def test_a_third_party_backend_works_with_the_launcher_option(venv: Venv) -> Non
     assert "wins" in simulated
     status = venv.run(cli, "launcher", "status", "--launcher", "myscheme://").stdout
     assert "backend: myscheme" in status
+    listed = venv.run(cli, "launcher", "list").stdout
+    assert "myscheme://" in listed and "uno-attack-myscheme" in listed
 
 
 def test_a_third_party_backend_opens_through_open_launcher(venv: Venv) -> None:

@@ -4,6 +4,7 @@
 * ``fire``   press a few times and print what came out;
 * ``test``   bring-up checks: motor spin, beam, button (GPIO); one press elsewhere;
 * ``status`` what the launcher is and can do, its latched fault, the device's own report;
+* ``list``   every launcher scheme this install knows, built-in or from other distributions;
 * ``clear``  clear a latched fault (in a running ``serve`` via its pid file, or on the launcher);
 * ``ports``  list serial ports (for ``serial://`` launchers).
 
@@ -45,6 +46,7 @@ def register(subparsers: Any) -> None:
     )
     _add(commands, "clear", "clear a latched fault", _clear)
     _add(commands, "ports", "list serial ports", _ports)
+    _add(commands, "list", "every launcher scheme: built-in, or added by another package", _list)
 
 
 def _add(commands: Any, name: str, help_text: str, func: Any) -> None:
@@ -112,6 +114,7 @@ _OPTIONS = {
     "clear": _clear_options,
     "ports": lambda parser: None,
     "status": _json_option,
+    "list": _json_option,
 }
 
 
@@ -405,4 +408,18 @@ def _ports(args: argparse.Namespace) -> int:
         print("no serial ports found (is the launcher plugged in?)")
     for port in ports:
         print(f"{port.device}\t{port.description}\t{port.hwid}")
+    return EXIT_OK
+
+
+# -- list -----------------------------------------------------------------------------
+def _list(args: argparse.Namespace) -> int:
+    """The schemes ``--launcher`` accepts and where each comes from."""
+    from launcher.spec import registered_schemes
+
+    infos = registered_schemes()
+    if args.json:
+        _print_json([dataclasses.asdict(info) for info in infos])
+        return EXIT_OK
+    for info in infos:
+        print(f"{info.scheme + '://':12} {info.source:24} {info.target}")
     return EXIT_OK
