@@ -238,10 +238,10 @@ def resolve_spec(spec: str | None, environ: Mapping[str, str] | None = None) -> 
 def _handler(scheme: str, spec: str) -> Handler:
     """The handler of ``scheme``: built-in, then run time, then entry points."""
     if scheme in HANDLERS:
-        return _import_target(scheme, HANDLERS[scheme], "uno-attack[pi]")
+        return _import_target(scheme, HANDLERS[scheme])
     runtime = _RUNTIME.get(scheme)
     if runtime is not None:
-        return runtime if callable(runtime) else _import_target(scheme, runtime, None)
+        return runtime if callable(runtime) else _import_target(scheme, runtime)
     entry = _entry_points().get(scheme)
     if entry is None:
         raise BadSpec(
@@ -250,17 +250,16 @@ def _handler(scheme: str, spec: str) -> Handler:
     return _load_entry_point(scheme, entry)
 
 
-def _import_target(scheme: str, target: str, extra: str | None) -> Handler:
+def _import_target(scheme: str, target: str) -> Handler:
     module_name, _, func_name = target.partition(":")
     try:
         module = importlib.import_module(module_name)
     except ModuleNotFoundError as error:
         if error.name not in (module_name, module_name.rsplit(".", 1)[0]):
-            install = f"pip install '{extra}'" if extra else f"pip install {error.name}"
             raise LauncherUnavailable(
                 f"the {scheme}:// launcher needs the Python package {error.name!r}, "
                 "which is not installed",
-                hint=f"install it: {install}",
+                hint=f"install it: pip install {error.name}",
             ) from None
         raise LauncherUnavailable(
             f"the {scheme}:// launcher is not available in this version"
