@@ -67,6 +67,23 @@ def pytest_configure(config: pytest.Config) -> None:
         f"{HARDWARE_MARKER}: needs a real launcher; runs only when --uno-launcher names "
         "real hardware (gpio:// without mock=1, serial://, or a third-party scheme)",
     )
+    spec = configured_spec(config)
+    if spec is not None:
+        _check_spec(spec)
+
+
+def _check_spec(spec: str) -> None:
+    """A spec with no scheme, or a scheme nothing provides, stops the run before any test."""
+    from launcher.spec import parse_spec, registered_schemes
+
+    try:
+        scheme = parse_spec(spec).scheme
+    except Exception as error:  # BadSpec: report it the pytest way
+        raise pytest.UsageError(f"--uno-launcher {spec}: {error}") from None
+    known = [info.scheme for info in registered_schemes()]
+    if scheme not in known:
+        schemes = ", ".join(f"{name}://" for name in known)
+        raise pytest.UsageError(f"--uno-launcher {spec}: unknown scheme {scheme}://; use {schemes}")
 
 
 def configured_spec(config: pytest.Config) -> str | None:

@@ -203,3 +203,10 @@ def test_mock_gpio_and_emulated_launchers_take_a_spec_parameter(
         """
     )
     pytester.runpytest().assert_outcomes(passed=2)
+
+
+def test_an_unknown_scheme_stops_the_run_with_a_usage_error(pytester: pytest.Pytester) -> None:
+    pytester.makepyfile("def test_never_runs(launcher): pass\n")
+    result = pytester.runpytest("--uno-launcher", "nope://")
+    assert result.ret == pytest.ExitCode.USAGE_ERROR
+    result.stderr.fnmatch_lines(["*--uno-launcher nope://: unknown scheme nope://; use pile://*"])
