@@ -182,9 +182,10 @@ def test_play_simulate_referee_and_serve_work_without_the_analysis_extra(venv: V
     assert len((venv.path / "serve.jsonl").read_text().splitlines()) == 3
 
 
-def test_calibrate_without_the_extra_names_the_extra(venv: Venv) -> None:
+@pytest.mark.parametrize("argv", [["calibrate", "fit", "x.jsonl"], ["profile", "list"]])
+def test_analysis_commands_without_the_extra_name_the_extra(venv: Venv, argv: list[str]) -> None:
     done = subprocess.run(
-        [venv.bin("uno-attack"), "calibrate", "fit", "x.jsonl"],
+        [venv.bin("uno-attack"), *argv],
         capture_output=True,
         text=True,
         stdin=subprocess.DEVNULL,
