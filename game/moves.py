@@ -41,6 +41,8 @@ class Decision(StrEnum):
 
 
 class MoveKind(StrEnum):
+    """What kind of move a :class:`Move` is: play a card, draw, choose a colour, and so on."""
+
     PLAY = "play"
     DRAW = "draw"
     COLOR = "color"

@@ -6,7 +6,14 @@
 ...     volley = launcher.hit()
 """
 
-from launcher.base import DrawPile, Launcher, ScriptedLauncher, Volley
+from launcher.base import (
+    Capability,
+    DrawPile,
+    Launcher,
+    ScriptedLauncher,
+    UnsupportedCapability,
+    Volley,
+)
 from launcher.errors import (
     BadSpec,
     ConfigError,
@@ -20,10 +27,11 @@ from launcher.errors import (
     ProtocolError,
     UnoAttackError,
 )
-from launcher.spec import open_launcher, parse_spec
+from launcher.spec import open_launcher, parse_spec, register_scheme
 
 __all__ = [
     "BadSpec",
+    "Capability",
     "ConfigError",
     "DrawPile",
     "Launcher",
@@ -37,7 +45,9 @@ __all__ = [
     "ProtocolError",
     "ScriptedLauncher",
     "UnoAttackError",
+    "UnsupportedCapability",
     "Volley",
     "open_launcher",
     "parse_spec",
+    "register_scheme",
 ]

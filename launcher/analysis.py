@@ -20,8 +20,14 @@ from __future__ import annotations
 import math
 from dataclasses import dataclass, field
 
-import numpy as np
-import numpy.typing as npt
+try:
+    import numpy as np
+    import numpy.typing as npt
+except ModuleNotFoundError as missing:  # the analysis extra is not installed
+    raise ModuleNotFoundError(
+        f"launcher.analysis needs {missing.name}: pip install 'uno-attack[analysis]'",
+        name=missing.name,
+    ) from missing
 
 from launcher.profiles import (
     EscalatingProfile,

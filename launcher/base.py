@@ -16,11 +16,53 @@ from abc import ABC, abstractmethod
 from collections import deque
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from enum import StrEnum
 from typing import Any, Generic, TypeVar
 
-from hardware.errors import LauncherError
+from hardware.errors import LauncherError, LauncherFault
 
 T = TypeVar("T")
+
+
+class Capability(StrEnum):
+    """An optional thing a launcher can do beyond load and press, named after its method.
+
+    A backend has a capability when it overrides the method of that name; the base
+    class's method raises :class:`UnsupportedCapability`. Ask first with
+    :meth:`Launcher.supports` rather than probing with ``getattr``.
+    """
+
+    #: :meth:`Launcher.clear_fault`: allow firing again after a latched fault (a jam).
+    CLEAR_FAULT = "clear_fault"
+    #: :meth:`Launcher.run_motor`: run the motor open loop for tuning (``calibrate tune``).
+    RUN_MOTOR = "run_motor"
+    #: :meth:`Launcher.status`: ask the device for its state (firmware state, fault, counters).
+    STATUS = "status"
+
+
+class UnsupportedCapability(LauncherError, NotImplementedError):
+    """The launcher's backend cannot do this (e.g. ``run_motor`` on ``sim://``)."""
+
+    def __init__(self, launcher: Launcher[Any], capability: Capability) -> None:
+        has = ", ".join(c.value for c in launcher.capabilities) or "none"
+        super().__init__(
+            f"{launcher.backend}:// launchers cannot {_CAPABILITY_WORDS[capability]} "
+            f"(capabilities of {type(launcher).__name__}: {has})",
+            hint=_CAPABILITY_HINTS[capability],
+        )
+        self.capability = capability
+
+
+_CAPABILITY_WORDS = {
+    Capability.CLEAR_FAULT: "clear a fault",
+    Capability.RUN_MOTOR: "run the motor",
+    Capability.STATUS: "report a device status",
+}
+_CAPABILITY_HINTS = {
+    Capability.CLEAR_FAULT: "this backend never latches a fault, so there is nothing to clear",
+    Capability.RUN_MOTOR: "tuning needs a motor and a beam: use gpio://, serial:// or emu://",
+    Capability.STATUS: "status comes from a device: use serial:// or emu://",
+}
 
 
 @dataclass(slots=True)
@@ -46,10 +88,12 @@ class Volley(Generic[T]):
 
     @property
     def count(self) -> int:
+        """How many cards were handed out."""
         return len(self.cards)
 
     @property
     def shortfall(self) -> int:
+        """Cards counted beyond what the hopper model held (a miscount on real hardware)."""
         return max(0, self.counted - len(self.cards))
 
     def __len__(self) -> int:
@@ -63,6 +107,10 @@ class Launcher(ABC, Generic[T]):
     :meth:`_on_load` (the hopper was opened and closed, e.g. to reset a firing
     pattern), :meth:`_close`, and :attr:`identities_known`. Every launcher is
     a context manager and ``close()`` is idempotent.
+
+    Optional abilities (:class:`Capability`) are methods declared here that raise
+    :class:`UnsupportedCapability`; a backend that can do one overrides it, and
+    :attr:`capabilities` / :meth:`supports` report it without probing.
     """
 
     #: Short backend name shown in reprs and logs (``sim``, ``gpio``, ``serial``, ``emu``).
@@ -101,6 +149,7 @@ class Launcher(ABC, Generic[T]):
 
     @property
     def is_empty(self) -> bool:
+        """True when the hopper model holds no card."""
         return not self._hopper
 
     def peek_hopper(self) -> tuple[T, ...]:
@@ -167,6 +216,7 @@ class Launcher(ABC, Generic[T]):
 
     @property
     def closed(self) -> bool:
+        """True once :meth:`close` was called."""
         return self._closed
 
     def _check_open(self) -> None:
@@ -183,6 +233,46 @@ class Launcher(ABC, Generic[T]):
         """Extra ``key=value`` text for the repr; backends add their settings."""
         return ""
 
+    # -- capabilities ---------------------------------------------------------------
+    @property
+    def capabilities(self) -> frozenset[Capability]:
+        """The optional methods this backend implements (those it overrides)."""
+        own = type(self)
+        return frozenset(
+            c for c in Capability if getattr(own, c.value) is not getattr(Launcher, c.value)
+        )
+
+    def supports(self, capability: Capability | str) -> bool:
+        """Whether :meth:`clear_fault`, :meth:`run_motor` or :meth:`status` will work here."""
+        return Capability(capability) in self.capabilities
+
+    @property
+    def fault(self) -> LauncherFault | None:
+        """The fault latched on the host side, if any (None on backends that never latch)."""
+        return None
+
+    def clear_fault(self) -> bool:
+        """Allow firing again after a person fixed the launcher; True if a fault was latched.
+
+        Raises :class:`UnsupportedCapability` on backends that never latch a fault.
+        """
+        raise UnsupportedCapability(self, Capability.CLEAR_FAULT)
+
+    def run_motor(self, ms: float) -> int:
+        """Run the motor open loop for ``ms`` milliseconds; return the cards the beam counted.
+
+        The tuning hook of ``uno-attack calibrate tune``; raises
+        :class:`UnsupportedCapability` on backends without a motor.
+        """
+        raise UnsupportedCapability(self, Capability.RUN_MOTOR)
+
+    def status(self) -> Any:
+        """The device's own report (firmware state, fault, counters) as the backend defines it.
+
+        Raises :class:`UnsupportedCapability` on backends with no device to ask.
+        """
+        raise UnsupportedCapability(self, Capability.STATUS)
+
     def __repr__(self) -> str:
         extra = self.describe()
         extra = f" {extra}" if extra else ""
@@ -192,7 +282,8 @@ class Launcher(ABC, Generic[T]):
 class DrawPile(Launcher[T]):
     """A plain draw pile as a launcher that always yields exactly one card.
 
-    Classic UNO and UNO Pocket use it, so drawing and hitting share one code path.
+    Classic UNO and UNO Pocket use it, so drawing and hitting share one code path;
+    ``open_launcher("pile://")`` opens one.
     """
 
     backend = "pile"
@@ -217,4 +308,5 @@ class ScriptedLauncher(Launcher[T]):
         return count
 
     def describe(self) -> str:
+        """The scripted counts."""
         return f"counts={self._counts!r}"

@@ -3,8 +3,12 @@
 Each module in :data:`COMMAND_MODULES` exposes ``register(subparsers)``, which
 adds its sub-command(s) and sets ``func(args) -> int`` as the parser default.
 Errors from the one hierarchy are printed as ``uno-attack: error: …`` with a
-hint and exit status 2; a traceback only with ``--traceback`` or
-``UNO_ATTACK_DEBUG=1``. :func:`main` takes ``argv`` so tests call it in-process.
+hint and exit status 2; a traceback only with ``--traceback`` (anywhere on the
+line) or ``UNO_ATTACK_DEBUG=1``. The user's config file fills in settings no flag
+or environment variable gave (:mod:`game.cli.config`). A command whose optional
+packages are missing (numpy and scipy for ``profile`` and ``calibrate``) still
+shows in ``--help`` and says which extra to install. :func:`main` takes ``argv``
+so tests call it in-process.
 """
 
 from __future__ import annotations
@@ -14,7 +18,9 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
+from importlib import metadata
 from types import ModuleType
+from typing import Any
 
 from hardware.errors import UnoAttackError
 
@@ -33,20 +39,46 @@ COMMAND_MODULES = (
     "game.cli.launcher_cmd",
     "game.cli.firmware",
     "game.cli.emulate",
+    "game.cli.config",
+    "game.cli.completion",
 )
+
+#: Optional packages -> the extra that installs them (``pip install 'uno-attack[EXTRA]'``).
+EXTRAS = {"numpy": "analysis", "scipy": "analysis", "matplotlib": "plot"}
+TRACEBACK_FLAG = "--traceback"
+
+
+def version() -> str:
+    """The installed distribution's version (``unknown`` when run from a bare source tree)."""
+    try:
+        return metadata.version("uno-attack")
+    except metadata.PackageNotFoundError:
+        return "unknown (not installed)"
 
 
 def build_parser() -> argparse.ArgumentParser:
+    """The whole command line: every command module's parsers under one ``uno-attack``."""
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Drive, emulate and calibrate the UNO Attack card launcher, and play with it.",
+        epilog="Settings: flag, then environment, then ~/.config/uno-attack/config.toml, then "
+        "the default (`uno-attack config` shows them).",
     )
     parser.add_argument(
-        "--traceback", action="store_true", help="show a Python traceback on errors"
+        "--version", action="version", version=f"{PROG} {version()}", help="print the version"
+    )
+    parser.add_argument(
+        TRACEBACK_FLAG,
+        action="store_true",
+        help="show a Python traceback on errors (accepted anywhere on the line)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
     for name in COMMAND_MODULES:
-        module = _import_command(name)
+        try:
+            module = _import_command(name)
+        except ModuleNotFoundError as error:
+            _register_unavailable(subparsers, name, error)
+            continue
         if module is not None:
             module.register(subparsers)
     return parser
@@ -62,6 +94,32 @@ def _import_command(name: str) -> ModuleType | None:
         raise
 
 
+def _register_unavailable(subparsers: Any, module: str, error: ModuleNotFoundError) -> None:
+    """A command whose optional packages are missing: listed, and it says what to install."""
+    missing = (error.name or "").split(".")[0]
+    if missing not in EXTRAS:
+        raise error
+    command = module.rsplit(".", 1)[-1]
+    extra = EXTRAS[missing]
+    parser = subparsers.add_parser(
+        command, help=f"(needs: pip install 'uno-attack[{extra}]')", add_help=False
+    )
+    parser.add_argument("rest", nargs=argparse.REMAINDER, help=argparse.SUPPRESS)
+    parser.set_defaults(func=lambda args: _raise_missing(missing, f"`{PROG} {command}`"))
+
+
+class MissingExtra(UnoAttackError):
+    """An optional package is not installed; the hint names the extra that installs it."""
+
+
+def _raise_missing(package: str, needed_by: str) -> int:
+    extra = EXTRAS[package]
+    raise MissingExtra(
+        f"{needed_by} needs {package}, which is not installed",
+        hint=f"install the {extra} extra: pip install 'uno-attack[{extra}]'",
+    )
+
+
 def report_error(error: BaseException, hint: str = "") -> None:
     """Print ``uno-attack: error: …`` and the hint, the one error format of the CLI."""
     print(f"{PROG}: error: {error}", file=sys.stderr)
@@ -69,19 +127,63 @@ def report_error(error: BaseException, hint: str = "") -> None:
         print(f"{PROG}: hint: {hint}", file=sys.stderr)
 
 
+def split_traceback(argv: Sequence[str]) -> tuple[list[str], bool]:
+    """``argv`` without ``--traceback`` wherever it stands (up to a ``--``), and whether it was."""
+    words = list(argv)
+    end = words.index("--") if "--" in words else len(words)
+    found = TRACEBACK_FLAG in words[:end]
+    return [w for i, w in enumerate(words) if i >= end or w != TRACEBACK_FLAG], found
+
+
+def fitting_hint(error: UnoAttackError, args: argparse.Namespace) -> str:
+    """The error's hint, unless it is its class's generic one and the message is about a flag.
+
+    ``--games 0`` is a bad flag value, not a ruleset question: point at the command's help.
+    """
+    if "hint" in vars(error) or not str(error).startswith("--"):
+        return error.hint
+    flag = str(error).split()[0].rstrip(":,")
+    return f"`{PROG} {_command_path(args)} --help` describes {flag}"
+
+
+def _command_path(args: argparse.Namespace) -> str:
+    words = [args.command]
+    for name, value in sorted(vars(args).items()):
+        if name.endswith("_command") and isinstance(value, str):
+            words.append(value)
+    return " ".join(w for w in words if w)
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    """Run ``uno-attack`` with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
+    from game.cli import config
+
+    words, traceback_asked = split_traceback(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
-    args = parser.parse_args(argv)
-    debug = args.traceback or os.environ.get("UNO_ATTACK_DEBUG") == "1"
+    args = parser.parse_args(words)
+    debug = traceback_asked or args.traceback or os.environ.get("UNO_ATTACK_DEBUG") == "1"
     if not hasattr(args, "func"):
         parser.print_help()
         return EXIT_ERROR
     try:
-        return int(args.func(args) or 0)
+        with config.applied() as added:
+            args._config_added = added
+            config.fill_seats(args)
+            return int(args.func(args) or 0)
     except UnoAttackError as error:
         if debug:
             raise
-        report_error(error, error.hint)
+        report_error(error, fitting_hint(error, args))
+        return EXIT_ERROR
+    except ModuleNotFoundError as error:
+        missing = (error.name or "").split(".")[0]
+        if debug or missing not in EXTRAS:
+            raise
+        extra = EXTRAS[missing]
+        report_error(
+            MissingExtra(f"`{PROG} {_command_path(args)}` needs {missing}, which is not installed"),
+            f"install the {extra} extra: pip install 'uno-attack[{extra}]'",
+        )
         return EXIT_ERROR
     except KeyboardInterrupt:
         print(f"\n{PROG}: interrupted", file=sys.stderr)

@@ -3,16 +3,22 @@
 * ``serve``  the launcher of a physical game: fire on each button press, log, survive jams;
 * ``fire``   press a few times and print what came out;
 * ``test``   bring-up checks: motor spin, beam, button (GPIO); one press elsewhere;
+* ``status`` what the launcher is and can do, its latched fault, the device's own report;
+* ``list``   every launcher scheme this install knows, built-in or from other distributions;
 * ``clear``  clear a latched fault (in a running ``serve`` via its pid file, or on the launcher);
 * ``ports``  list serial ports (for ``serial://`` launchers).
 
 Every sub-command takes ``--launcher SPEC`` (``sim://``, ``gpio://…``, ``serial://…``,
-``emu://…``; default ``$UNO_ATTACK_LAUNCHER`` or ``sim://``).
+``emu://…``; default ``$UNO_ATTACK_LAUNCHER`` or ``sim://``). ``fire``, ``test`` and
+``status`` take ``--json`` for scripts.
 """
 
 from __future__ import annotations
 
 import argparse
+import dataclasses
+import json
+import os
 import signal
 import sys
 import threading
@@ -23,7 +29,8 @@ from typing import Any, TextIO
 from game.cli.pidlock import PidLock, default_pid_file, signal_server
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
-from launcher.base import Launcher
+from launcher.base import Capability, Launcher
+from launcher.gpio import GpioLauncher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
 
 EXIT_OK, EXIT_CHECK_FAILED = 0, 1
@@ -35,8 +42,12 @@ def register(subparsers: Any) -> None:
     _add(commands, "serve", "fire on every button press (table mode), logging each press", _serve)
     _add(commands, "fire", "press the launcher and print what came out", _fire)
     _add(commands, "test", "bring-up checks: motor spin, beam and button", _test)
+    _add(
+        commands, "status", "what the launcher is, can do, and whether a fault is latched", _status
+    )
     _add(commands, "clear", "clear a latched fault", _clear)
     _add(commands, "ports", "list serial ports", _ports)
+    _add(commands, "list", "every launcher scheme: built-in, or added by another package", _list)
     from game.cli import acceptance
 
     acceptance.register(commands)
@@ -73,11 +84,16 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _json_option(parser: argparse.ArgumentParser) -> None:
+    parser.add_argument("--json", action="store_true", help="print one JSON document")
+
+
 def _fire_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--presses", type=int, default=1, help="how many presses (default 1)")
     parser.add_argument(
         "--cards", type=int, default=0, help="load this many cards first (0: leave the hopper)"
     )
+    _json_option(parser)
 
 
 def _test_options(parser: argparse.ArgumentParser) -> None:
@@ -87,6 +103,7 @@ def _test_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--button-timeout", type=float, default=10.0, help="seconds to wait for a button press"
     )
+    _json_option(parser)
 
 
 def _clear_options(parser: argparse.ArgumentParser) -> None:
@@ -106,6 +123,8 @@ _OPTIONS = {
     "test": _test_options,
     "clear": _clear_options,
     "ports": lambda parser: None,
+    "status": _json_option,
+    "list": _json_option,
 }
 
 
@@ -143,16 +162,15 @@ def _serve(
 
 def _follow_real_time(launcher: Launcher[Any]) -> None:
     """A mock rig served interactively runs its virtual clock at the pace of real time."""
-    rig = getattr(launcher, "rig", None)
-    if rig is not None:
-        rig.clock.pace = 1.0
+    if isinstance(launcher, GpioLauncher) and launcher.rig is not None:
+        launcher.rig.clock.pace = 1.0
 
 
 def _press_source(launcher: Launcher[Any], stdin: TextIO) -> tuple[Any, str]:
     """The GPIO button when there is one, else lines on stdin; SIGUSR1 clears with either."""
     from game.cli.launcher_serve import ButtonPresses, LinePresses, PressSource
 
-    driver = getattr(launcher, "driver", None)
+    driver = launcher.driver if isinstance(launcher, GpioLauncher) else None
     source: PressSource
     if driver is not None and driver.button is not None:
         source, how = ButtonPresses(driver), "press the button to fire; hold it to clear a jam"
@@ -206,14 +224,31 @@ def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> None:
 def _fire(args: argparse.Namespace) -> int:
     if args.presses < 1:
         raise ConfigError(f"--presses {args.presses}: expected at least 1")
+    presses = []
     with _open(args) as launcher:
         if args.cards:
             launcher.load(range(args.cards))
         for n in range(1, args.presses + 1):
             volley = launcher.hit()
-            print(f"press {n}: {volley.counted} card(s){_describe_meta(volley.meta)}")
-        print(f"{launcher!r}")
+            presses.append({"n": n, "counted": volley.counted, "meta": dict(volley.meta)})
+            if not args.json:
+                print(f"press {n}: {volley.counted} card(s){_describe_meta(volley.meta)}")
+        if args.json:
+            _print_json(
+                {
+                    "launcher": repr(launcher),
+                    "backend": launcher.backend,
+                    "presses": presses,
+                    "remaining": launcher.remaining,
+                }
+            )
+        else:
+            print(f"{launcher!r}")
     return EXIT_OK
+
+
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, default=str))
 
 
 def _describe_meta(meta: dict[str, Any]) -> str:
@@ -223,35 +258,49 @@ def _describe_meta(meta: dict[str, Any]) -> str:
 
 # -- test -----------------------------------------------------------------------------
 def _test(args: argparse.Namespace) -> int:
+    """Bring-up checks; ``--json`` prints ``{"ok": …, "output": [lines]}`` instead of the lines."""
+    lines: list[str] = []
+    emit = lines.append if args.json else print
     with _open(args) as launcher:
-        driver = getattr(launcher, "driver", None)
+        driver = launcher.driver if isinstance(launcher, GpioLauncher) else None
         if driver is None:
             volley = launcher.hit()
-            print(
+            emit(
                 f"press: {volley.counted} card(s) -- ok "
                 f"({launcher.backend} has no motor, beam or button to check)"
             )
-            return EXIT_OK
-        checks = [
-            _check_motor(launcher, driver, args.spin_ms),
-            _check_button(driver, args.button_timeout),
-        ]
-    return EXIT_OK if all(checks) else EXIT_CHECK_FAILED
+            checks = {"press": True}
+        else:
+            checks = {
+                "motor": _check_motor(launcher, driver, args.spin_ms, emit),
+                "button": _check_button(driver, args.button_timeout, emit),
+            }
+        if args.json:
+            _print_json(
+                {
+                    "launcher": repr(launcher),
+                    "backend": launcher.backend,
+                    "ok": all(checks.values()),
+                    "checks": checks,
+                    "output": lines,
+                }
+            )
+    return EXIT_OK if all(checks.values()) else EXIT_CHECK_FAILED
 
 
-def _check_motor(launcher: Any, driver: Any, spin_ms: float) -> bool:
-    print(f"beam before spin: {_beam_state(driver)}")
+def _check_motor(launcher: Any, driver: Any, spin_ms: float, emit: Any = print) -> bool:
+    emit(f"beam before spin: {_beam_state(driver)}")
     try:
         result = driver.run_for(spin_ms)
     except LauncherError as error:
-        print(f"motor: FAILED -- {error}")
+        emit(f"motor: FAILED -- {error}")
         return False
-    print(f"motor: ran {result.motor_ms:.0f} ms, beam counted {result.counted} card(s) -- ok")
+    emit(f"motor: ran {result.motor_ms:.0f} ms, beam counted {result.counted} card(s) -- ok")
     if driver.passages_ms:
         shown = ", ".join(f"{ms:.0f}" for ms in list(driver.passages_ms)[-10:])
-        print(f"beam: each card blocked it for {shown} ms (set double_ms above the longest single)")
+        emit(f"beam: each card blocked it for {shown} ms (set double_ms above the longest single)")
     if driver.beam is not None and not driver.wait_beam_clear(driver.pinmap.blocked_ms / 1000.0):
-        print("beam: still blocked after the spin -- FAILED (card stuck, or wrong beam_active?)")
+        emit("beam: still blocked after the spin -- FAILED (card stuck, or wrong beam_active?)")
         return False
     return True
 
@@ -262,17 +311,61 @@ def _beam_state(driver: Any) -> str:
     return "blocked" if driver.beam_blocked else "clear"
 
 
-def _check_button(driver: Any, timeout: float) -> bool:
+def _check_button(driver: Any, timeout: float, emit: Any = print) -> bool:
     if driver.button is None:
-        print("button: none configured -- skipped")
+        emit("button: none configured -- skipped")
         return True
-    print(f"button: press it within {timeout:g} s ...")
+    # the prompt goes to a person even when the report is JSON
+    print(
+        f"button: press it within {timeout:g} s ...",
+        file=sys.stdout if emit is print else sys.stderr,
+    )
     driver.button_changed.clear()
     pressed = driver.button_events or driver.clock.wait(driver.button_changed, timeout)
-    print(
+    emit(
         "button: pressed -- ok" if pressed else "button: not pressed -- FAILED (check wiring / pin)"
     )
     return bool(pressed)
+
+
+# -- status ---------------------------------------------------------------------------
+def _status(args: argparse.Namespace) -> int:
+    """Exit 0 when no fault is latched, 1 when one is (scripts can test it)."""
+    with _open(args) as launcher:
+        report = status_report(launcher)
+    report["spec"] = resolve_spec(args.launcher)
+    if args.json:
+        _print_json(report)
+    else:
+        print(f"launcher: {report['launcher']}")
+        print(f"backend: {report['backend']} ({report['spec']})")
+        print(f"capabilities: {', '.join(report['capabilities']) or 'none'}")
+        print(f"cards in the hopper model: {report['remaining']}")
+        print(f"fault: {report['fault'] or 'none latched'}")
+        device = report["device"]
+        if device is not None:
+            print("device: " + " ".join(f"{key}={value}" for key, value in device.items()))
+    return EXIT_CHECK_FAILED if report["fault"] else EXIT_OK
+
+
+def status_report(launcher: Launcher[Any]) -> dict[str, Any]:
+    """What ``launcher status`` shows: backend, capabilities, latched fault, device report."""
+    device: dict[str, Any] | None = None
+    fault = launcher.fault.fault if launcher.fault is not None else ""
+    if launcher.supports(Capability.STATUS):
+        reply = launcher.status()
+        is_record = dataclasses.is_dataclass(reply) and not isinstance(reply, type)
+        device = dataclasses.asdict(reply) if is_record else dict(reply)
+        if device.get("state") == "fault":  # the firmware says fault=none when none is latched
+            fault = fault or str(device.get("fault") or "fault")
+    return {
+        "launcher": repr(launcher),
+        "backend": launcher.backend,
+        "capabilities": sorted(c.value for c in launcher.capabilities),
+        "remaining": launcher.remaining,
+        "fault": fault or None,
+        "device": device,
+    }
 
 
 # -- clear ----------------------------------------------------------------------------
@@ -297,13 +390,11 @@ def _clear(args: argparse.Namespace) -> int:
 
 def _clear_on_device(launcher: Launcher[Any]) -> int:
     """``serial://`` and ``emu://``: the fault is latched in the firmware; send CLEAR."""
-    clear = getattr(launcher, "clear_fault", None)
-    if not callable(clear):
+    if not launcher.supports(Capability.CLEAR_FAULT):
         print(f"no fault latched: {launcher.backend}:// launchers never latch one (nothing sent)")
         return EXIT_OK
-    status = getattr(launcher, "status", None)
-    fault = getattr(status(), "fault", "") if callable(status) else ""
-    if clear():
+    fault = launcher.status().fault if launcher.supports(Capability.STATUS) else ""
+    if launcher.clear_fault():
         print(f"sent CLEAR to {launcher!r}: fault {fault or 'latched'} cleared")
     else:
         print(f"sent CLEAR to {launcher!r}: no fault was latched")
@@ -325,4 +416,18 @@ def _ports(args: argparse.Namespace) -> int:
         print("no serial ports found (is the launcher plugged in?)")
     for port in ports:
         print(f"{port.device}\t{port.description}\t{port.hwid}")
+    return EXIT_OK
+
+
+# -- list -----------------------------------------------------------------------------
+def _list(args: argparse.Namespace) -> int:
+    """The schemes ``--launcher`` accepts and where each comes from."""
+    from launcher.spec import registered_schemes
+
+    infos = registered_schemes()
+    if args.json:
+        _print_json([dataclasses.asdict(info) for info in infos])
+        return EXIT_OK
+    for info in infos:
+        print(f"{info.scheme + '://':12} {info.source:24} {info.target}")
     return EXIT_OK

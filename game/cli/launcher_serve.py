@@ -21,12 +21,15 @@ import threading
 from abc import ABC, abstractmethod
 from collections import deque
 from dataclasses import dataclass
-from typing import Any, TextIO
+from typing import TYPE_CHECKING, Any, TextIO
 
 from hardware.clock import Clock, MonotonicClock
 from hardware.errors import LauncherFault
-from launcher.base import Launcher
-from launcher.calibration.session import Press, SessionWriter
+from launcher.base import Capability, Launcher
+from launcher.gpio import GpioLauncher
+
+if TYPE_CHECKING:
+    from launcher.calibration.session import SessionWriter
 
 
 @dataclass
@@ -176,7 +179,7 @@ def serve(
 ) -> ServeStats:
     """Fire on every press until stopped; returns what happened."""
     stats = ServeStats()
-    clock: Clock = getattr(getattr(launcher, "driver", None), "clock", None) or MonotonicClock()
+    clock: Clock = launcher.driver.clock if isinstance(launcher, GpioLauncher) else MonotonicClock()
     idle_since = clock.now()
     stop = stop or threading.Event()
     while not stop.is_set() and (max_presses is None or stats.presses < max_presses):
@@ -217,16 +220,14 @@ def _act(
 
 
 def _fault_of(launcher: Launcher[Any]) -> LauncherFault | None:
-    fault = getattr(launcher, "fault", None)
-    return fault if isinstance(fault, LauncherFault) else None
+    return launcher.fault
 
 
 def _signal(launcher: Launcher[Any], pattern_name: str) -> None:
-    driver = getattr(launcher, "driver", None)
-    if driver is not None:
+    if isinstance(launcher, GpioLauncher):
         from hardware import gpio_driver
 
-        driver.signal(getattr(gpio_driver, pattern_name))
+        launcher.driver.signal(getattr(gpio_driver, pattern_name))
 
 
 def _fire(
@@ -238,9 +239,9 @@ def _fire(
         volley = launcher.hit()
     except LauncherFault as error:
         stats.faults += 1
-        counted = int(getattr(error, "counted", 0))
+        counted = int(error.counted)
         stats.cards += counted
-        _log_press(writer, stats.presses, counted, loaded, getattr(error, "motor_ms", None))
+        _log_press(writer, stats.presses, counted, loaded, error.motor_ms)
         _log_event(
             writer,
             {"type": "fault", "n": stats.presses, "fault": error.fault, "message": str(error)},
@@ -258,8 +259,7 @@ def _fire(
 def _clear(
     launcher: Launcher[Any], writer: SessionWriter | None, out: TextIO, stats: ServeStats
 ) -> None:
-    clear = getattr(launcher, "clear_fault", None)
-    cleared = bool(clear()) if callable(clear) else False
+    cleared = launcher.supports(Capability.CLEAR_FAULT) and launcher.clear_fault()
     if cleared:
         stats.clears += 1
         _log_event(writer, {"type": "clear", "n": stats.presses})
@@ -271,6 +271,8 @@ def _log_press(
     writer: SessionWriter | None, n: int, count: int, loaded: int, motor_ms: Any
 ) -> None:
     if writer is not None:
+        from launcher.calibration.session import Press
+
         ms = float(motor_ms) if motor_ms is not None else None
         writer.append(Press(n=n, count=count, loaded=loaded, since_reload=n, motor_ms=ms))
 

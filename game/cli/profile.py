@@ -1,17 +1,19 @@
-"""``uno-attack profile list | show NAME|PATH | sample NAME --presses N``: look at profiles."""
+"""``uno-attack profile list | show NAME|PATH | sample NAME --presses N``: look at profiles.
+
+The analysis needs numpy (the ``analysis`` extra); it is imported when a command runs, so
+``uno-attack`` starts, and says which extra to install, on a Pi without it. ``--json``
+prints the same figures as one JSON document.
+"""
 
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import sys
 import time
+from typing import TYPE_CHECKING, Any
 
-import numpy as np
-
-from launcher.analysis import ProfileAnalysis, analyse, sample
-from launcher.calibration.histogram import SURE, TARGET, histogram
-from launcher.calibration.plot import plot_distribution
 from launcher.profiles import (
     EscalatingProfile,
     LoadDependentProfile,
@@ -21,27 +23,53 @@ from launcher.profiles import (
     preset_names,
 )
 
+if TYPE_CHECKING:
+    from launcher.analysis import ProfileAnalysis
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("profile", help="list, show and sample spit-out profiles")
     actions = parser.add_subparsers(dest="profile_command", metavar="ACTION", required=True)
     listing = actions.add_parser("list", help="the presets, with their kind, mean and source")
+    listing.add_argument("--json", action="store_true", help="print JSON")
     listing.set_defaults(func=run_list)
     show = actions.add_parser("show", help="exact analysis of a preset or profile file")
     show.add_argument("profile", metavar="NAME|PATH")
     show.add_argument(
         "--plot", metavar="FILE.png", help="also draw the distribution (needs matplotlib)"
     )
+    show.add_argument("--json", action="store_true", help="print JSON")
     show.set_defaults(func=run_show)
     draw = actions.add_parser("sample", help="draw presses with the vectorised sampler")
     draw.add_argument("profile", metavar="NAME|PATH")
     draw.add_argument("--presses", type=int, required=True, metavar="N")
     draw.add_argument("--seed", type=int, default=None)
     draw.add_argument("--list", action="store_true", help="print every press's count, one per line")
+    draw.add_argument("--json", action="store_true", help="print JSON")
     draw.set_defaults(func=run_sample)
 
 
 def run_list(args: argparse.Namespace) -> int:
+    """``profile list``: every preset with its kind, mean, P(nothing) and source."""
+    from launcher.analysis import analyse
+
+    if args.json:
+        rows = []
+        for name in preset_names():
+            profile = load_profile(name)
+            result = analyse(profile, presses=50_000)
+            rows.append(
+                {
+                    "name": name,
+                    "kind": profile.kind,
+                    "mean": result.mean,
+                    "p_nothing": result.p_nothing,
+                    "exact": result.exact,
+                    "source": profile.source,
+                }
+            )
+        _print_json(rows)
+        return 0
     print(f"{'name':<22} {'kind':<15} {'mean':>5} {'P(0)':>5}  source")
     for name in preset_names():
         profile = load_profile(name)
@@ -108,9 +136,51 @@ def _figures(result: ProfileAnalysis) -> list[str]:
     return lines
 
 
+def _print_json(data: Any) -> None:
+    print(json.dumps(data, indent=2, allow_nan=False, default=_finite))
+
+
+def _finite(value: Any) -> Any:
+    return value.tolist() if hasattr(value, "tolist") else str(value)
+
+
+def _number(value: float) -> float | None:
+    """JSON has no infinity: a quantity that is infinite (never happens) is null."""
+    return float(value) if math.isfinite(value) else None
+
+
+def analysis_json(profile: Profile, result: ProfileAnalysis) -> dict[str, Any]:
+    """``profile show --json``: the analysis as plain numbers (null for infinite)."""
+    return {
+        "name": profile.name,
+        "kind": profile.kind,
+        "source": profile.source,
+        "description": profile.description,
+        "exact": result.exact,
+        "presses_simulated": result.presses_simulated,
+        "mean": result.mean,
+        "sd": result.sd,
+        "p_nothing": result.p_nothing,
+        "presses_until_cards": _number(result.presses_until_cards),
+        "presses_until_cards_from_reset": _number(result.presses_until_cards_from_reset),
+        "probabilities": [float(p) for p in result.probabilities],
+        "empty_runs": [float(p) for p in result.empty_runs],
+        "standard_errors": {k: _number(v) for k, v in result.standard_errors.items()},
+    }
+
+
 def run_show(args: argparse.Namespace) -> int:
+    """``profile show``: the exact (or simulated) analysis of one profile."""
+    from launcher.analysis import analyse
+    from launcher.calibration.histogram import histogram
+
     profile = load_profile(args.profile)
     result = analyse(profile)
+    if args.plot:
+        _plot(args.plot, profile, result)
+    if args.json:
+        _print_json(analysis_json(profile, result))
+        return 0
     print(f"{profile.name} ({profile.kind})")
     print(f"source: {profile.source}")
     if profile.description:
@@ -121,15 +191,23 @@ def run_show(args: argparse.Namespace) -> int:
     for row in histogram(range(len(result.probabilities)), result.probabilities):
         print(row)
     if args.plot:
-        plot_distribution(
-            args.plot, f"profile {profile.name}", result.probabilities, label=profile.name
-        )
         print(f"plot written to {args.plot}")
     return 0
 
 
+def _plot(path: str, profile: Profile, result: ProfileAnalysis) -> None:
+    from launcher.calibration.plot import plot_distribution
+
+    plot_distribution(path, f"profile {profile.name}", result.probabilities, label=profile.name)
+
+
 def run_sample(args: argparse.Namespace) -> int:
+    """``profile sample``: draw presses with the vectorised sampler and compare to the law."""
+    import numpy as np
+
     from hardware.errors import ConfigError
+    from launcher.analysis import analyse, sample
+    from launcher.calibration.histogram import SURE, TARGET, histogram
 
     if args.presses < 1:
         raise ConfigError(f"--presses {args.presses}: expected a whole number >= 1")
@@ -137,11 +215,25 @@ def run_sample(args: argparse.Namespace) -> int:
     started = time.perf_counter()
     counts = sample(profile, args.presses, args.seed)
     elapsed = time.perf_counter() - started
-    if args.list:
+    if args.list and not args.json:
         sys.stdout.write("\n".join(map(str, counts.tolist())) + "\n")
         return 0
     exact = analyse(profile).probabilities
     observed = np.bincount(counts, minlength=len(exact)) / len(counts)
+    if args.json:
+        report: dict[str, Any] = {
+            "profile": profile.name,
+            "presses": args.presses,
+            "seed": args.seed,
+            "mean": float(counts.mean()),
+            "profile_mean": float(exact @ np.arange(len(exact))),
+            "observed": [float(p) for p in observed],
+            "probabilities": [float(p) for p in exact],
+        }
+        if args.list:
+            report["counts"] = counts.tolist()
+        _print_json(report)
+        return 0
     print(f"{args.presses} presses of {profile.name} (seed {args.seed}) in {elapsed:.3f} s")
     print(
         f"mean {counts.mean():.3f} (profile {float(exact @ np.arange(len(exact))):.3f}), "

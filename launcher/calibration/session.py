@@ -17,12 +17,13 @@ from collections.abc import Iterable, Sequence
 from dataclasses import asdict, dataclass, field
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import IO, Any
-
-import numpy as np
-import numpy.typing as npt
+from typing import IO, TYPE_CHECKING, Any
 
 from hardware.errors import ConfigError
+
+if TYPE_CHECKING:  # numpy is the analysis extra: `launcher serve --log` writes without it
+    import numpy as np
+    import numpy.typing as npt
 
 SESSION_SCHEMA = 1
 
@@ -89,18 +90,26 @@ class Session:
 
     @property
     def counts(self) -> npt.NDArray[np.int64]:
+        import numpy as np
+
         return np.array([p.count for p in self.presses], dtype=np.int64)
 
     @property
     def loads(self) -> npt.NDArray[np.int64]:
+        import numpy as np
+
         return np.array([p.loaded for p in self.presses], dtype=np.int64)
 
     @property
     def since_reload(self) -> npt.NDArray[np.int64]:
+        import numpy as np
+
         return np.array([p.since_reload for p in self.presses], dtype=np.int64)
 
     @property
     def motor_ms(self) -> npt.NDArray[np.float64]:
+        import numpy as np
+
         return np.array([np.nan if p.motor_ms is None else p.motor_ms for p in self.presses])
 
     @property
@@ -174,6 +183,8 @@ def read_sessions(paths: Iterable[str | Path]) -> list[Session]:
 
 def pooled_counts(sessions: Sequence[Session]) -> npt.NDArray[np.int64]:
     """All presses of all sessions, in order."""
+    import numpy as np
+
     return np.concatenate([s.counts for s in sessions]) if sessions else np.zeros(0, dtype=np.int64)
 
 
