@@ -4,7 +4,9 @@ Each module in :data:`COMMAND_MODULES` exposes ``register(subparsers)``, which
 adds its sub-command(s) and sets ``func(args) -> int`` as the parser default.
 Errors from the one hierarchy are printed as ``uno-attack: error: …`` with a
 hint and exit status 2; a traceback only with ``--traceback`` or
-``UNO_ATTACK_DEBUG=1``. :func:`main` takes ``argv`` so tests call it in-process.
+``UNO_ATTACK_DEBUG=1``. A refusal of the system (``OSError``: disk full, no permission)
+is printed the same way; anything else is a bug, and says so.
+:func:`main` takes ``argv`` so tests call it in-process.
 """
 
 from __future__ import annotations
@@ -16,6 +18,7 @@ import sys
 from collections.abc import Sequence
 from types import ModuleType
 
+from game.cli.common import harden
 from hardware.errors import UnoAttackError
 
 PROG = "uno-attack"
@@ -49,6 +52,7 @@ def build_parser() -> argparse.ArgumentParser:
         module = _import_command(name)
         if module is not None:
             module.register(subparsers)
+    harden(parser)
     return parser
 
 
@@ -62,7 +66,7 @@ def _import_command(name: str) -> ModuleType | None:
         raise
 
 
-def report_error(error: BaseException, hint: str = "") -> None:
+def report_error(error: BaseException | str, hint: str = "") -> None:
     """Print ``uno-attack: error: …`` and the hint, the one error format of the CLI."""
     print(f"{PROG}: error: {error}", file=sys.stderr)
     if hint:
@@ -88,3 +92,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    except OSError as error:  # the system refused (disk full, permissions): not a bug of ours
+        if debug:
+            raise
+        report_error(_describe_os_error(error), "check the path, the disk and the permissions")
+        return EXIT_ERROR
+    except Exception as error:
+        if debug:
+            raise
+        report_error(
+            f"internal error (a bug in uno-attack): {type(error).__name__}: {error}",
+            "rerun with --traceback and report it",
+        )
+        return EXIT_ERROR
+
+
+def _describe_os_error(error: OSError) -> str:
+    where = f"{error.filename}: " if error.filename else ""
+    return f"{where}{error.strerror or error}"

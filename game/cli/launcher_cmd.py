@@ -21,12 +21,22 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.cli.launcher_serve import EMPTY_NOTE, simulated_and_empty
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
+from hardware.files import PathError, atomic_write_text, check_output
 from launcher.base import Launcher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
 
 EXIT_OK, EXIT_CHECK_FAILED = 0, 1
+#: Cards a simulated hopper (sim://, gpio://?mock=1) gets when --cards is not given: an
+#: empty simulated hopper would answer 0 to every press.
+DEFAULT_SIMULATED_LOAD = 90
+MAX_FIRE = 10_000
+CARDS_HELP = (
+    f"load this many cards first (default: {DEFAULT_SIMULATED_LOAD} into an empty simulated "
+    "hopper; a real hopper is left as it is; 0 loads nothing)"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -55,9 +65,7 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log", metavar="FILE", help="append presses to this session file (JSON Lines)"
     )
-    parser.add_argument(
-        "--cards", type=int, default=0, help="cards loaded in the hopper at start (0: unknown)"
-    )
+    parser.add_argument("--cards", type=int, help=CARDS_HELP)
     parser.add_argument(
         "--pid-file", metavar="FILE", help="write the process id here (for `launcher clear`)"
     )
@@ -68,10 +76,10 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
 
 
 def _fire_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--presses", type=int, default=1, help="how many presses (default 1)")
     parser.add_argument(
-        "--cards", type=int, default=0, help="load this many cards first (0: leave the hopper)"
+        "--presses", type=int, default=1, help=f"how many presses (default 1, at most {MAX_FIRE})"
     )
+    parser.add_argument("--cards", type=int, help=CARDS_HELP)
 
 
 def _test_options(parser: argparse.ArgumentParser) -> None:
@@ -110,14 +118,16 @@ def _serve(
 ) -> int:
     from game.cli.launcher_serve import serve
 
+    if args.pid_file:
+        _check_pid_file(Path(args.pid_file))
+
     out = out or sys.stdout
     safety.install_sigterm_handler()
     safety.install_thread_death_hook()
     with ExitStack() as stack:
         launcher = stack.enter_context(_open(args))
         _follow_real_time(launcher)
-        if args.cards:
-            launcher.load(range(args.cards))
+        _load(launcher, args.cards, out)
         writer = stack.enter_context(_session_writer(args, launcher)) if args.log else None
         if args.pid_file:
             _write_pid_file(Path(args.pid_file), stack)
@@ -158,10 +168,12 @@ def _session_writer(args: argparse.Namespace, launcher: Launcher[Any]) -> Any:
     from launcher.calibration.session import SessionHeader, SessionWriter, read_session
 
     path = Path(args.log)
+    if path.exists() and not path.is_file():
+        raise PathError(f"--log {path} is not a regular file", hint="give a session file name")
     if path.exists() and path.stat().st_size:
         return SessionWriter.resume(read_session(path))
     if path.exists():
-        path.unlink()
+        path.unlink()  # an empty regular file: start the session in it
     header = SessionHeader(
         launcher=resolve_spec(args.launcher),
         cards_loaded=launcher.remaining,
@@ -178,26 +190,52 @@ def _on_sigusr1(callback: Any) -> None:
         signal.signal(signal.SIGUSR1, lambda signum, frame: callback())
 
 
+def _check_pid_file(path: Path) -> None:
+    """Only a new file or an old pid file (a number) may become the pid file."""
+    stale = path.is_file() and path.stat().st_size < 32 and path.read_bytes().strip().isdigit()
+    check_output(path, what="--pid-file", force=stale)
+
+
 def _write_pid_file(path: Path, stack: ExitStack) -> None:
+    """Write our pid (removed at exit, if it is still ours)."""
+    atomic_write_text(path, f"{os.getpid()}\n")
+    stack.callback(_remove_pid_file, path)
+
+
+def _remove_pid_file(path: Path) -> None:
     try:
-        path.write_text(f"{os.getpid()}\n", encoding="utf-8")
-    except OSError as error:
-        raise ConfigError(f"{path}: cannot write pid file ({error.strerror})") from None
-    stack.callback(path.unlink, missing_ok=True)
+        if path.read_text(encoding="utf-8").strip() == str(os.getpid()):
+            path.unlink()
+    except OSError:
+        pass
 
 
 # -- fire -----------------------------------------------------------------------------
 def _fire(args: argparse.Namespace) -> int:
-    if args.presses < 1:
-        raise ConfigError(f"--presses {args.presses}: expected at least 1")
+    if not 1 <= args.presses <= MAX_FIRE:
+        raise ConfigError(f"--presses {args.presses}: expected 1 to {MAX_FIRE}")
     with _open(args) as launcher:
-        if args.cards:
-            launcher.load(range(args.cards))
+        _load(launcher, args.cards, sys.stdout)
         for n in range(1, args.presses + 1):
+            empty = simulated_and_empty(launcher)
             volley = launcher.hit()
-            print(f"press {n}: {volley.counted} card(s){_describe_meta(volley.meta)}")
+            print(
+                f"press {n}: {volley.counted} card(s){_describe_meta(volley.meta)}"
+                f"{EMPTY_NOTE if empty and not volley.counted else ''}"
+            )
         print(f"{launcher!r}")
     return EXIT_OK
+
+
+def _load(launcher: Launcher[Any], cards: int | None, out: TextIO) -> None:
+    """``--cards``: load that many; by default fill an empty simulated hopper, and say so."""
+    if cards is not None and cards < 0:
+        raise ConfigError(f"--cards {cards}: expected a whole number >= 0")
+    if cards is None and simulated_and_empty(launcher):
+        cards = DEFAULT_SIMULATED_LOAD
+        print(f"loaded {cards} cards into the simulated hopper (--cards N to choose)", file=out)
+    if cards:
+        launcher.load(range(cards))
 
 
 def _describe_meta(meta: dict[str, Any]) -> str:

@@ -9,6 +9,8 @@ import time
 
 import numpy as np
 
+from game.cli.common import add_force_argument, check_plot, write_plot
+from hardware.errors import ConfigError
 from launcher.analysis import ProfileAnalysis, analyse, sample
 from launcher.calibration.histogram import SURE, TARGET, histogram
 from launcher.calibration.plot import plot_distribution
@@ -21,6 +23,9 @@ from launcher.profiles import (
     preset_names,
 )
 
+#: Largest ``profile sample --presses`` (docs/errors.md, "Limits"): about 150 MB, a few seconds.
+MAX_SAMPLE_PRESSES = 10_000_000
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser("profile", help="list, show and sample spit-out profiles")
@@ -32,10 +37,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
     show.add_argument(
         "--plot", metavar="FILE.png", help="also draw the distribution (needs matplotlib)"
     )
+    add_force_argument(show)
     show.set_defaults(func=run_show)
     draw = actions.add_parser("sample", help="draw presses with the vectorised sampler")
     draw.add_argument("profile", metavar="NAME|PATH")
-    draw.add_argument("--presses", type=int, required=True, metavar="N")
+    draw.add_argument(
+        "--presses",
+        type=int,
+        required=True,
+        metavar="N",
+        help=f"how many presses, 1 to {MAX_SAMPLE_PRESSES:,}",
+    )
     draw.add_argument("--seed", type=int, default=None)
     draw.add_argument("--list", action="store_true", help="print every press's count, one per line")
     draw.set_defaults(func=run_sample)
@@ -109,6 +121,7 @@ def _figures(result: ProfileAnalysis) -> list[str]:
 
 
 def run_show(args: argparse.Namespace) -> int:
+    check_plot(args.plot, force=args.force, inputs=[args.profile])
     profile = load_profile(args.profile)
     result = analyse(profile)
     print(f"{profile.name} ({profile.kind})")
@@ -121,18 +134,21 @@ def run_show(args: argparse.Namespace) -> int:
     for row in histogram(range(len(result.probabilities)), result.probabilities):
         print(row)
     if args.plot:
-        plot_distribution(
-            args.plot, f"profile {profile.name}", result.probabilities, label=profile.name
+        title = f"profile {profile.name}"
+        write_plot(
+            args.plot,
+            lambda path: plot_distribution(path, title, result.probabilities, label=profile.name),
         )
         print(f"plot written to {args.plot}")
     return 0
 
 
 def run_sample(args: argparse.Namespace) -> int:
-    from hardware.errors import ConfigError
-
-    if args.presses < 1:
-        raise ConfigError(f"--presses {args.presses}: expected a whole number >= 1")
+    if not 1 <= args.presses <= MAX_SAMPLE_PRESSES:
+        raise ConfigError(
+            f"--presses {args.presses}: expected a whole number from 1 to {MAX_SAMPLE_PRESSES:,}",
+            hint="for more presses, run it again with other --seed values and pool the results",
+        )
     profile = load_profile(args.profile)
     started = time.perf_counter()
     counts = sample(profile, args.presses, args.seed)
