@@ -73,7 +73,19 @@ def report_error(error: BaseException | str, hint: str = "") -> None:
         print(f"{PROG}: hint: {hint}", file=sys.stderr)
 
 
+def _tolerate_undecodable_names() -> None:
+    """A file name that is not UTF-8 (``caf\\xe9.toml``) is printed as its bytes, never a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure):
+            try:
+                reconfigure(errors="surrogateescape")
+            except (ValueError, OSError):  # a stream that cannot change (e.g. already closed)
+                pass
+
+
 def main(argv: Sequence[str] | None = None) -> int:
+    _tolerate_undecodable_names()
     parser = build_parser()
     args = parser.parse_args(argv)
     debug = args.traceback or os.environ.get("UNO_ATTACK_DEBUG") == "1"

@@ -34,6 +34,10 @@ from launcher.calibration.tune import TuneResult, tune
 from launcher.profiles import load_profile, save_profile
 from launcher.spec import open_launcher, resolve_spec
 
+#: Largest recorded session (docs/errors.md, "Limits").
+MAX_RECORD_PRESSES = 100_000
+MAX_RECORD_CARDS = 10_000
+
 
 def register(subparsers: argparse._SubParsersAction) -> None:
     parser = subparsers.add_parser(
@@ -103,6 +107,13 @@ def _open_recording(args: argparse.Namespace, header: SessionHeader, done: int) 
 def _new_header(args: argparse.Namespace) -> SessionHeader:
     if args.cards < 1 or args.reload_below < 0 or (args.presses is not None and args.presses < 1):
         raise ConfigError("--cards and --presses must be at least 1 and --reload-below at least 0")
+    if args.cards > MAX_RECORD_CARDS:
+        raise ConfigError(f"--cards {args.cards}: at most {MAX_RECORD_CARDS:,} cards are loaded")
+    if (args.presses or 0) > MAX_RECORD_PRESSES:
+        raise ConfigError(
+            f"--presses {args.presses}: one session holds at most {MAX_RECORD_PRESSES:,} presses",
+            hint="record several sessions and pool them: uno-attack calibrate fit A B C",
+        )
     spec = "manual" if args.manual else resolve_spec(args.launcher)
     return SessionHeader(
         launcher=spec,

@@ -74,6 +74,10 @@ def write_plot(path: str, draw: Callable[[Path], Any]) -> None:
 
 
 # -- values every option must have ----------------------------------------------------------------
+#: Longest ``--delay`` of the press animation, in seconds per frame.
+MAX_DELAY = 5.0
+
+
 def seconds(maximum: float) -> Callable[[str], float]:
     """An argparse type: a finite number of seconds between 0 and ``maximum``."""
 

@@ -24,7 +24,7 @@ from typing import Any, TextIO
 from game.cli.launcher_serve import EMPTY_NOTE, simulated_and_empty
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
-from hardware.files import PathError, atomic_write_text, check_output
+from hardware.files import PathError, atomic_write_text, check_output, read_user_text
 from launcher.base import Launcher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
 
@@ -33,6 +33,8 @@ EXIT_OK, EXIT_CHECK_FAILED = 0, 1
 #: empty simulated hopper would answer 0 to every press.
 DEFAULT_SIMULATED_LOAD = 90
 MAX_FIRE = 10_000
+#: Most cards loaded at once (docs/errors.md, "Limits"); a real hopper holds about 100.
+MAX_CARDS = 10_000
 CARDS_HELP = (
     f"load this many cards first (default: {DEFAULT_SIMULATED_LOAD} into an empty simulated "
     "hopper; a real hopper is left as it is; 0 loads nothing)"
@@ -229,8 +231,8 @@ def _fire(args: argparse.Namespace) -> int:
 
 def _load(launcher: Launcher[Any], cards: int | None, out: TextIO) -> None:
     """``--cards``: load that many; by default fill an empty simulated hopper, and say so."""
-    if cards is not None and cards < 0:
-        raise ConfigError(f"--cards {cards}: expected a whole number >= 0")
+    if cards is not None and not 0 <= cards <= MAX_CARDS:
+        raise ConfigError(f"--cards {cards}: expected a whole number from 0 to {MAX_CARDS:,}")
     if cards is None and simulated_and_empty(launcher):
         cards = DEFAULT_SIMULATED_LOAD
         print(f"loaded {cards} cards into the simulated hopper (--cards N to choose)", file=out)
@@ -334,8 +336,10 @@ def _clear_on_device(launcher: Launcher[Any]) -> int:
 
 def _signal_server(path: Path) -> int:
     try:
-        pid = int(path.read_text(encoding="utf-8").strip())
-    except (OSError, ValueError):
+        pid = int(read_user_text(path, what="pid file", limit=64).strip())
+        if pid < 1:
+            raise ValueError(pid)
+    except (PathError, ValueError):
         raise ConfigError(
             f"{path}: not a pid file written by `uno-attack launcher serve --pid-file`"
         ) from None
