@@ -57,7 +57,7 @@ BOUND_S = 30.0
 #: becomes a MemoryError (reported as a bug) instead of the machine's OOM killer.
 MEMORY_HEADROOM = 1536 << 20
 CI_EXAMPLES = int(os.environ.get("UNO_ATTACK_FUZZ_EXAMPLES", "250"))
-SLOW_EXAMPLES = 1500
+SLOW_EXAMPLES = 800
 ALLOWED_EXITS = {0, 1, 2, 130}
 
 # -- the user's folder -------------------------------------------------------------------------
@@ -200,6 +200,7 @@ POOLS: dict[str, list[str]] = {
     "faults": ["", "drop:0.02", "reboot@30s", "nope", "drop:nan"],
     "mechanism": ["cps=8", "", "cps=-1", "cps=nan", "slip=2", "x"],
     "port": ["devnull", "/dev/ttyNONE", "", "adir"],
+    "players": ["Ann,Sam,Kim", "Ann,Bob", "A", "A,A", ",", ""],
     "sessions": INPUTS,
     "a": INPUTS,
     "b": INPUTS,
@@ -222,6 +223,7 @@ COUNTS: dict[tuple[str, str], list[str]] = {
     ("play", "rounds"): ["1", "0", "-1"],
     ("referee", "rounds"): ["1", "0", "-1"],
     ("record", "presses"): ["1", "5", "0", "-1", "100001"],
+    ("replay", "file"): ["game.jsonl", "toy.jsonl", "notes.txt", "empty.jsonl", "adir", "fifo"],
     ("record", "session"): ["new.jsonl", "toy.jsonl", "game.jsonl", "notes.txt", "adir"]
     + ["devnull", "missing/dir/x.jsonl", "fifo", ""],
     ("record", "cards"): ["1", "20", "0", "-1", "10001", "99999999999999999999"],
