@@ -57,7 +57,7 @@ BOUND_S = 30.0
 #: becomes a MemoryError (reported as a bug) instead of the machine's OOM killer.
 MEMORY_HEADROOM = 1536 << 20
 CI_EXAMPLES = int(os.environ.get("UNO_ATTACK_FUZZ_EXAMPLES", "250"))
-SLOW_EXAMPLES = 800
+SLOW_EXAMPLES = 600
 ALLOWED_EXITS = {0, 1, 2, 130}
 
 # -- the user's folder -------------------------------------------------------------------------
@@ -222,6 +222,8 @@ COUNTS: dict[tuple[str, str], list[str]] = {
     ("simulate", "workers"): ["1", "0", "-1", "65"],
     ("play", "rounds"): ["1", "0", "-1"],
     ("referee", "rounds"): ["1", "0", "-1"],
+    ("play", "delay"): ["0", "-1", "nan", "6"],  # a longer delay is asked-for slowness
+    ("referee", "delay"): ["0", "-1", "nan", "6"],
     ("record", "presses"): ["1", "5", "0", "-1", "100001"],
     ("replay", "file"): ["game.jsonl", "toy.jsonl", "notes.txt", "empty.jsonl", "adir", "fifo"],
     ("record", "session"): ["new.jsonl", "toy.jsonl", "game.jsonl", "notes.txt", "adir"]
@@ -608,6 +610,7 @@ REGRESSIONS = [
     ["profile", "show", "web-game", "--plot", LATIN1_NAME.replace(".toml", ".png")],
     ["launcher", "fire", "--cards", "99999999999999999999"],
     ["simulate", "--games", "2", "--workers", "65"],
+    ["firmware", "build", "--out", ""],
 ]
 
 
@@ -615,7 +618,7 @@ def _fuzz(examples: int, *phases: Phase) -> Any:
     return settings(
         max_examples=examples,
         deadline=None,
-        derandomize=True,
+        derandomize=not os.environ.get("UNO_ATTACK_FUZZ_RANDOM"),  # =1: explore new lines
         suppress_health_check=list(HealthCheck),
         database=None,
         phases=phases or (Phase.explicit, Phase.generate),

@@ -286,6 +286,7 @@ def test_resource_limits_are_clear_errors(
         ["play", "--journal", ""],
         ["calibrate", "compare", "web-game", "web-game", "--alpha", "nan"],
         ["launcher", "serve", "--idle", "inf"],
+        ["firmware", "build", "--out", ""],
     ],
 )
 def test_empty_negative_and_nan_values_are_refused(

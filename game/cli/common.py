@@ -113,15 +113,20 @@ def nonempty(text: str) -> str:
 def harden(parser: argparse.ArgumentParser) -> None:
     """Make every option of the whole parser tree refuse empty text and non-finite numbers.
 
-    Options without a default (paths, specs, names) refuse ``''``: ``--launcher ''`` or
-    ``--journal ''`` would otherwise silently mean "not given". ``float`` options refuse
-    NaN and infinities. Applied once, after every command registered its options.
+    Text options (paths, specs, names) refuse ``''`` unless ``''`` is their default:
+    ``--launcher ''`` or ``--journal ''`` would otherwise silently mean "not given", and
+    ``firmware build --out ''`` "this folder". ``float`` options refuse NaN and infinities.
+    Applied once, after every command registered its options.
     """
     for action in parser._actions:  # noqa: SLF001 - argparse has no public walk
         if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
             for child in set(action.choices.values()):
                 harden(child)
-        elif action.type is None and action.default is None and action.nargs != 0:
+        elif action.type is None and action.default != "" and _takes_text(action):
             action.type = nonempty
         elif action.type is float:
             action.type = finite_float
+
+
+def _takes_text(action: argparse.Action) -> bool:
+    return action.nargs != 0 and isinstance(action.default, str | None)
