@@ -287,6 +287,8 @@ def test_resource_limits_are_clear_errors(
         ["calibrate", "compare", "web-game", "web-game", "--alpha", "nan"],
         ["launcher", "serve", "--idle", "inf"],
         ["firmware", "build", "--out", ""],
+        ["calibrate", "compare", "web-game", "web-game", "--seed", "-1"],
+        ["profile", "sample", "web-game", "--presses", "3", "--seed", "-1"],
     ],
 )
 def test_empty_negative_and_nan_values_are_refused(

@@ -103,6 +103,17 @@ def finite_float(text: str) -> float:
     return value
 
 
+def seed_number(text: str) -> int:
+    """An argparse type: a seed, a whole number >= 0 (what numpy's generators accept)."""
+    try:
+        value = int(text)
+    except ValueError:
+        raise argparse.ArgumentTypeError(f"expected a whole number, not {text!r}") from None
+    if value < 0:
+        raise argparse.ArgumentTypeError(f"expected a whole number >= 0, not {text!r}")
+    return value
+
+
 def nonempty(text: str) -> str:
     """An argparse type: any text but the empty string (an empty path or spec is a mistake)."""
     if not text.strip():
@@ -115,7 +126,8 @@ def harden(parser: argparse.ArgumentParser) -> None:
 
     Text options (paths, specs, names) refuse ``''`` unless ``''`` is their default:
     ``--launcher ''`` or ``--journal ''`` would otherwise silently mean "not given", and
-    ``firmware build --out ''`` "this folder". ``float`` options refuse NaN and infinities.
+    ``firmware build --out ''`` "this folder". ``float`` options refuse NaN and infinities,
+    and ``--seed`` negative numbers (numpy's generators refuse them deep inside).
     Applied once, after every command registered its options.
     """
     for action in parser._actions:  # noqa: SLF001 - argparse has no public walk
@@ -126,6 +138,8 @@ def harden(parser: argparse.ArgumentParser) -> None:
             action.type = nonempty
         elif action.type is float:
             action.type = finite_float
+        elif action.type is int and action.dest == "seed":
+            action.type = seed_number
 
 
 def _takes_text(action: argparse.Action) -> bool:
