@@ -138,6 +138,7 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     )
     os.close(handle)
     temporary = Path(name)
+    os.chmod(temporary, _mode_for(target))  # mkstemp's 0600 would hide the file from others
     try:
         yield temporary
         os.replace(temporary, target)
@@ -145,6 +146,16 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
         raise PathError(f"{target}: cannot write ({error.strerror or error})") from None
     finally:
         temporary.unlink(missing_ok=True)
+
+
+def _mode_for(target: Path) -> int:
+    """The replaced file's permissions, or what a plain ``open(path, "w")`` would give."""
+    try:
+        return stat.S_IMODE(target.stat().st_mode)
+    except OSError:
+        umask = os.umask(0o022)
+        os.umask(umask)
+        return 0o666 & ~umask
 
 
 def atomic_write_text(path: str | os.PathLike[str], text: str) -> Path:
@@ -186,9 +197,12 @@ def read_user_bytes(
         )
     try:
         with source.open("rb") as stream:
-            return stream.read(limit + 1)[:limit]
+            raw = stream.read(limit + 1)
     except OSError as failure:
         raise error(f"{source}: cannot read {what} ({failure.strerror})") from None
+    if len(raw) > limit:  # it grew since we looked
+        raise error(f"{source}: {what} is over the limit of {limit} bytes")
+    return raw
 
 
 def decode_utf8(raw: bytes, where: str, *, error: type[UnoAttackError] = PathError) -> str:

@@ -410,9 +410,15 @@ def test_atomic_path_keeps_the_old_file_when_writing_fails(tmp_path: Path) -> No
         raise RuntimeError("disk full")
     assert target.read_text(encoding="utf-8") == "old"
     assert leftover_temporaries(tmp_path) == []
+    target.chmod(0o640)
     atomic_write_text(target, "new")
     assert target.read_text(encoding="utf-8") == "new"
     assert leftover_temporaries(tmp_path) == []
+    assert target.stat().st_mode & 0o777 == 0o640  # a replaced file keeps its permissions
+    fresh = atomic_write_text(tmp_path / "fresh.toml", "x")
+    umask = os.umask(0o022)
+    os.umask(umask)
+    assert fresh.stat().st_mode & 0o777 == 0o666 & ~umask  # as open(path, "w") would
 
 
 def test_read_user_text_limits_and_errors(tmp_path: Path) -> None:
