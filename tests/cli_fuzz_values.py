@@ -136,6 +136,7 @@ FORCED: dict[tuple[str, ...], list[str]] = {
     ("firmware", "install"): ["--dry-run"],
     ("play",): ["--rounds", "1"],
     ("simulate",): ["--games", "2"],
+    ("launcher", "serve"): ["--idle", "0.2"],  # a button-driven serve runs until Ctrl-C
 }
 #: Outputs a command may replace (only with --force, never when they are inputs too).
 REPLACED = {"out", "plot", "pid_file", "link"}

@@ -496,6 +496,7 @@ REGRESSIONS = [
     ["firmware", "build", "--out", ""],
     ["calibrate", "compare", "--seed", "-1", LATIN1_NAME, "toy.jsonl"],
     ["profile", "sample", "web-game", "--presses", "3", "--seed", "-1"],
+    ["launcher", "serve", "--idle", "0.2", "--launcher", "gpio://?mock=yes&cards=20"],
 ]
 
 
