@@ -316,7 +316,11 @@ class Emulator:
         if self.link:
             temporary = f"{self.link}.{os.getpid()}.tmp"
             os.symlink(self.port, temporary)
-            os.replace(temporary, self.link)
+            try:
+                os.replace(temporary, self.link)
+            except OSError:
+                os.unlink(temporary)  # never leave the temporary link behind
+                raise
         return self.port
 
     def _close_pty(self) -> None:

@@ -29,6 +29,7 @@ from typing import Any
 
 from game.errors import RulesetError
 from game.rulesets import Step, parse_step
+from hardware.files import read_user_text
 
 _FIRST_CARD_ONLY = {"return", "dealer_starts_reversed", "custom"}
 
@@ -36,12 +37,9 @@ _FIRST_CARD_ONLY = {"return", "dealer_starts_reversed", "custom"}
 def load_custom(path: str | Path) -> tuple[Step, ...]:
     """The steps of the custom card in ``path``; RulesetError names the file and the problem."""
     where = str(path)
+    text = read_user_text(path, what="the custom-card file", error=RulesetError)
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise RulesetError(
-            f"cannot read the custom-card file {where}: {error.strerror or error}"
-        ) from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesetError(f"{where}: not valid TOML ({error})") from None
     return custom_steps(data, where)

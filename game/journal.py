@@ -28,6 +28,7 @@ from typing import IO, Any
 
 from game.errors import JournalError
 from hardware.errors import LauncherFault
+from hardware.files import MAX_DATA_BYTES, read_user_bytes
 from launcher.base import Launcher
 
 JOURNAL_VERSION = 1
@@ -74,10 +75,7 @@ def encode(record: Record) -> bytes:
 def read_journal(path: str | os.PathLike[str]) -> Journal:
     """Read and check a journal; a cut-off last line is dropped, anything else bad is an error."""
     path = Path(path)
-    try:
-        data = path.read_bytes()
-    except OSError as error:
-        raise JournalError(f"cannot read journal {path}: {error.strerror or error}") from None
+    data = read_user_bytes(path, what="journal", limit=MAX_DATA_BYTES, error=JournalError)
     lines = list(_split_lines(data))
     if not lines:
         raise JournalError(f"journal {path} is empty: it has no header line")

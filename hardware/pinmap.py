@@ -26,6 +26,7 @@ from pathlib import Path
 from typing import Any
 
 from hardware.errors import ConfigError
+from hardware.files import read_user_text
 
 #: BCM numbers of the 40-pin header's GPIOs.
 MIN_PIN, MAX_PIN = 0, 27
@@ -272,10 +273,9 @@ def check_beam_polarity(pinmap: PinMap, where: str) -> None:
 def load_pinmap(path: str | Path, overrides: Mapping[str, Any] | None = None) -> PinMap:
     """Read a launcher TOML file; ``overrides`` (spec options) win over the file's keys."""
     where = str(path)
+    text = read_user_text(path, what="launcher config", error=ConfigError)
     try:
-        data = tomllib.loads(Path(path).read_text(encoding="utf-8"))
-    except OSError as error:
-        raise ConfigError(f"{where}: cannot read launcher config ({error.strerror})") from None
+        data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise ConfigError(f"{where}: not valid TOML ({error})") from None
     nested = [key for key, value in data.items() if isinstance(value, dict)]

@@ -187,6 +187,8 @@ def _start_server(tmp_path: Path, *extra: str) -> tuple[subprocess.Popen[str], P
         [*command, "--pid-file", str(pid_file), *extra], stdout=subprocess.PIPE, text=True, env=env
     )
     assert child.stdout is not None
+    first = child.stdout.readline()
+    assert first.startswith("loaded 90 cards into the simulated hopper")
     assert child.stdout.readline().startswith("serving <GpioLauncher")
     return child, pid_file
 

@@ -4,11 +4,12 @@ Each module in :data:`COMMAND_MODULES` exposes ``register(subparsers)``, which
 adds its sub-command(s) and sets ``func(args) -> int`` as the parser default.
 Errors from the one hierarchy are printed as ``uno-attack: error: …`` with a
 hint and exit status 2; a traceback only with ``--traceback`` (anywhere on the
-line) or ``UNO_ATTACK_DEBUG=1``. The user's config file fills in settings no flag
-or environment variable gave (:mod:`game.cli.config`). A command whose optional
-packages are missing (numpy and scipy for ``profile`` and ``calibrate``) still
-shows in ``--help`` and says which extra to install. :func:`main` takes ``argv``
-so tests call it in-process.
+line) or ``UNO_ATTACK_DEBUG=1``. A refusal of the system (``OSError``: disk full, no
+permission) is printed the same way; anything else is a bug, and says so. The user's
+config file fills in settings no flag or environment variable gave (:mod:`game.cli.config`).
+A command whose optional packages are missing (numpy and scipy for ``profile`` and
+``calibrate``) still shows in ``--help`` and says which extra to install. :func:`main` takes
+``argv`` so tests call it in-process.
 """
 
 from __future__ import annotations
@@ -22,6 +23,7 @@ from importlib import metadata
 from types import ModuleType
 from typing import Any
 
+from game.cli.common import harden
 from hardware.errors import UnoAttackError
 
 PROG = "uno-attack"
@@ -81,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
             continue
         if module is not None:
             module.register(subparsers)
+    harden(parser)
     return parser
 
 
@@ -120,11 +123,22 @@ def _raise_missing(package: str, needed_by: str) -> int:
     )
 
 
-def report_error(error: BaseException, hint: str = "") -> None:
+def report_error(error: BaseException | str, hint: str = "") -> None:
     """Print ``uno-attack: error: …`` and the hint, the one error format of the CLI."""
     print(f"{PROG}: error: {error}", file=sys.stderr)
     if hint:
         print(f"{PROG}: hint: {hint}", file=sys.stderr)
+
+
+def _tolerate_undecodable_names() -> None:
+    """A file name that is not UTF-8 (``caf\\xe9.toml``) is printed as its bytes, never a crash."""
+    for stream in (sys.stdout, sys.stderr):
+        reconfigure = getattr(stream, "reconfigure", None)
+        if callable(reconfigure):
+            try:
+                reconfigure(errors="surrogateescape")
+            except (ValueError, OSError):  # a stream that cannot change (e.g. already closed)
+                pass
 
 
 def split_traceback(argv: Sequence[str]) -> tuple[list[str], bool]:
@@ -158,6 +172,7 @@ def main(argv: Sequence[str] | None = None) -> int:
     """Run ``uno-attack`` with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
     from game.cli import config
 
+    _tolerate_undecodable_names()
     words, traceback_asked = split_traceback(sys.argv[1:] if argv is None else argv)
     parser = build_parser()
     args = parser.parse_args(words)
@@ -190,3 +205,21 @@ def main(argv: Sequence[str] | None = None) -> int:
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         return 0
+    except OSError as error:  # the system refused (disk full, permissions): not a bug of ours
+        if debug:
+            raise
+        report_error(_describe_os_error(error), "check the path, the disk and the permissions")
+        return EXIT_ERROR
+    except Exception as error:
+        if debug:
+            raise
+        report_error(
+            f"internal error (a bug in uno-attack): {type(error).__name__}: {error}",
+            "rerun with --traceback and report it",
+        )
+        return EXIT_ERROR
+
+
+def _describe_os_error(error: OSError) -> str:
+    where = f"{error.filename}: " if error.filename else ""
+    return f"{where}{error.strerror or error}"

@@ -11,7 +11,9 @@ from typing import Any
 
 import numpy as np
 
+from game.cli.common import add_force_argument, check_plot, write_plot
 from hardware.errors import ConfigError
+from hardware.files import check_output
 from launcher.analysis import analyse
 from launcher.base import Launcher
 from launcher.calibration.compare import Comparison, Side, compare
@@ -31,6 +33,10 @@ from launcher.calibration.session import (
 from launcher.calibration.tune import TuneResult, tune
 from launcher.profiles import load_profile, save_profile
 from launcher.spec import open_launcher, resolve_spec
+
+#: Largest recorded session (docs/errors.md, "Limits").
+MAX_RECORD_PRESSES = 100_000
+MAX_RECORD_CARDS = 10_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -101,6 +107,13 @@ def _open_recording(args: argparse.Namespace, header: SessionHeader, done: int) 
 def _new_header(args: argparse.Namespace) -> SessionHeader:
     if args.cards < 1 or args.reload_below < 0 or (args.presses is not None and args.presses < 1):
         raise ConfigError("--cards and --presses must be at least 1 and --reload-below at least 0")
+    if args.cards > MAX_RECORD_CARDS:
+        raise ConfigError(f"--cards {args.cards}: at most {MAX_RECORD_CARDS:,} cards are loaded")
+    if (args.presses or 0) > MAX_RECORD_PRESSES:
+        raise ConfigError(
+            f"--presses {args.presses}: one session holds at most {MAX_RECORD_PRESSES:,} presses",
+            hint="record several sessions and pool them: uno-attack calibrate fit A B C",
+        )
     spec = "manual" if args.manual else resolve_spec(args.launcher)
     return SessionHeader(
         launcher=spec,
@@ -171,6 +184,7 @@ def _register_fit(actions: Any) -> None:
     fit.add_argument(
         "--lags", type=int, default=10, help="lags for the autocorrelation checks (default 10)"
     )
+    add_force_argument(fit)
     fit.set_defaults(func=run_fit)
 
 
@@ -230,6 +244,9 @@ def _model_lines(report: FitReport) -> list[str]:
 def run_fit(args: argparse.Namespace) -> int:
     if args.lags < 1:
         raise ConfigError(f"--lags {args.lags}: expected a whole number >= 1")
+    if args.out:
+        check_output(args.out, what="--out", force=args.force, inputs=args.sessions)
+    check_plot(args.plot, force=args.force, inputs=[*args.sessions, args.out])
     sessions = read_sessions(args.sessions)
     name = args.name or (Path(args.out).stem if args.out else "fitted")
     report = fit_sessions(sessions, name=name, lags=args.lags)
@@ -239,14 +256,17 @@ def run_fit(args: argparse.Namespace) -> int:
         print(f"profile written to {args.out}; try: uno-attack profile show {args.out}")
     if args.plot:
         est = report.estimate
-        plot_distribution(
+        write_plot(
             args.plot,
-            f"{report.presses} presses: estimate with simultaneous 95 % intervals",
-            est.probabilities,
-            est.low,
-            est.high,
-            analyse(report.profile).probabilities,
-            target_label=f"fitted {report.profile.kind} profile",
+            lambda path: plot_distribution(
+                path,
+                f"{report.presses} presses: estimate with simultaneous 95 % intervals",
+                est.probabilities,
+                est.low,
+                est.high,
+                analyse(report.profile).probabilities,
+                target_label=f"fitted {report.profile.kind} profile",
+            ),
         )
         print(f"plot written to {args.plot}")
     return 0
@@ -266,6 +286,7 @@ def _register_compare(actions: Any) -> None:
     cmp.add_argument("--alpha", type=float, default=0.05, help="significance level (default 0.05)")
     cmp.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo p-values")
     cmp.add_argument("--plot", metavar="FILE.png", help="draw A against B (needs matplotlib)")
+    add_force_argument(cmp)
     cmp.set_defaults(func=run_compare)
 
 
@@ -282,10 +303,11 @@ def _side(text: str) -> Side:
 def run_compare(args: argparse.Namespace) -> int:
     if not 0 < args.alpha < 1:
         raise ConfigError(f"--alpha {args.alpha}: expected a number between 0 and 1")
+    check_plot(args.plot, force=args.force, inputs=[args.a, args.b])
     result = compare(_side(args.a), _side(args.b), alpha=args.alpha, seed=args.seed)
     print("\n".join(_compare_lines(result)))
     if args.plot:
-        _plot_comparison(args.plot, result)
+        write_plot(args.plot, lambda path: _plot_comparison(str(path), result))
         print(f"plot written to {args.plot}")
     return 0
 
@@ -402,6 +424,7 @@ def _register_tune(actions: Any) -> None:
     tune_parser.add_argument(
         "--plot", metavar="FILE.png", help="draw measured vs target (needs matplotlib)"
     )
+    add_force_argument(tune_parser)
     tune_parser.set_defaults(func=run_tune)
 
 
@@ -418,6 +441,7 @@ def _recorded(path: str | None) -> tuple[np.ndarray, np.ndarray] | None:
 def run_tune(args: argparse.Namespace) -> int:
     if args.probe_repeats < 1 or args.verify_presses < 1:
         raise ConfigError("--probe-repeats and --verify-presses must be at least 1")
+    check_plot(args.plot, force=args.force, inputs=[args.target, args.session])
     target = load_profile(args.target)
     with open_launcher(args.launcher, default_seed=args.seed) as launcher:
         result = tune(
@@ -431,12 +455,15 @@ def run_tune(args: argparse.Namespace) -> int:
         )
     print("\n".join(_tune_lines(result, target.name)))
     if args.plot:
-        plot_distribution(
+        write_plot(
             args.plot,
-            f"tuned to {target.name}: {args.verify_presses} measured presses",
-            result.measured,
-            target=result.target,
-            target_label=f"target {target.name}",
+            lambda path: plot_distribution(
+                path,
+                f"tuned to {target.name}: {args.verify_presses} measured presses",
+                result.measured,
+                target=result.target,
+                target_label=f"target {target.name}",
+            ),
         )
         print(f"plot written to {args.plot}")
     return 0

@@ -13,18 +13,23 @@ happened. ``--link`` is a symlink that follows the pty across replugs (like
 from __future__ import annotations
 
 import argparse
+import os
 import signal
 import sys
 import threading
+from pathlib import Path
 from typing import Any
 
 from firmware_bridge import protocol
 from firmware_bridge.emulator import Emulator
 from firmware_bridge.faults import FAULTS_FORM, FaultPlan
 from hardware.errors import ConfigError
+from hardware.files import PathError
 from hardware.mechanism import OPTION_FIELDS, MechanismParams
 
 EXAMPLE = "uno-attack emulate --link /tmp/launcher --fast --faults drop:0.02,reboot@30s"
+#: Where pseudo-terminals live: a symlink pointing there is an earlier emulator's link.
+PTY_PREFIX = "/dev/pts/"
 FAST = {"cards_per_second": 400.0, "card_transit_ms": 1.0}
 
 
@@ -88,9 +93,39 @@ def profile_text(name: str | None) -> str | None:
     return " ".join(f"{key}={protocol.format_value(value)}" for key, value in fields)
 
 
+def check_link(path: str) -> None:
+    """``--link PATH`` may only be new, or a link an earlier emulator left (nothing else is lost).
+
+    The link is replaced while the emulator runs and removed when it stops, so a file,
+    a folder or a user's own symlink there would be destroyed: they are refused.
+    """
+    link = Path(path)
+    if link.is_symlink():
+        target = os.readlink(link)
+        if target.startswith(PTY_PREFIX) or not link.exists():
+            return  # a stale link from an emulator that did not stop cleanly
+        raise PathError(
+            f"--link {link} is a symlink to {target}, not to an emulator's pseudo-terminal",
+            hint="emulate replaces --link and removes it on exit: choose another path",
+        )
+    if link.exists():
+        kind = "a directory" if link.is_dir() else "an existing file"
+        raise PathError(
+            f"--link {link} is {kind}; emulate would replace it with a symlink and remove it",
+            hint="give a new path, e.g. /tmp/launcher",
+        )
+    folder = link.parent
+    if not folder.is_dir():
+        raise PathError(f"--link {link}: the folder {folder} does not exist")
+    if not os.access(folder, os.W_OK | os.X_OK):
+        raise PathError(f"--link {link}: the folder {folder} is not writable")
+
+
 def build_emulator(args: argparse.Namespace) -> Emulator:
     if args.cards < 0:
         raise ConfigError(f"--cards must not be negative, not {args.cards}")
+    if args.link is not None:
+        check_link(args.link)
     return Emulator(
         seed=args.seed,
         profile=profile_text(args.profile),

@@ -101,7 +101,10 @@ def build(out: Path) -> list[Path]:
 
 
 def run_build(args: argparse.Namespace) -> int:
-    files = build(Path(args.out))
+    out = Path(args.out)
+    if out.exists() and not out.is_dir():
+        raise UnoAttackError(f"--out {out} is a file, not a folder", hint="give a folder name")
+    files = build(out)
     for path in files:
         print(f"{path}  {path.stat().st_size} bytes")
     return 0

@@ -25,14 +25,26 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.cli.launcher_serve import EMPTY_NOTE, simulated_and_empty
 from game.cli.pidlock import PidLock, default_pid_file, signal_server
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
+from hardware.files import PathError, check_output
 from launcher.base import Capability, Launcher
 from launcher.gpio import GpioLauncher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
 
 EXIT_OK, EXIT_CHECK_FAILED = 0, 1
+#: Cards a simulated hopper (sim://, gpio://?mock=1) gets when --cards is not given: an
+#: empty simulated hopper would answer 0 to every press.
+DEFAULT_SIMULATED_LOAD = 90
+MAX_FIRE = 10_000
+#: Most cards loaded at once (docs/errors.md, "Limits"); a real hopper holds about 100.
+MAX_CARDS = 10_000
+CARDS_HELP = (
+    f"load this many cards first (default: {DEFAULT_SIMULATED_LOAD} into an empty simulated "
+    "hopper; a real hopper is left as it is; 0 loads nothing)"
+)
 
 
 def register(subparsers: Any) -> None:
@@ -68,9 +80,7 @@ def _serve_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--log", metavar="FILE", help="append presses to this session file (JSON Lines)"
     )
-    parser.add_argument(
-        "--cards", type=int, default=0, help="cards loaded in the hopper at start (0: unknown)"
-    )
+    parser.add_argument("--cards", type=int, help=CARDS_HELP)
     parser.add_argument(
         "--pid-file",
         metavar="FILE",
@@ -88,10 +98,10 @@ def _json_option(parser: argparse.ArgumentParser) -> None:
 
 
 def _fire_options(parser: argparse.ArgumentParser) -> None:
-    parser.add_argument("--presses", type=int, default=1, help="how many presses (default 1)")
     parser.add_argument(
-        "--cards", type=int, default=0, help="load this many cards first (0: leave the hopper)"
+        "--presses", type=int, default=1, help=f"how many presses (default 1, at most {MAX_FIRE})"
     )
+    parser.add_argument("--cards", type=int, help=CARDS_HELP)
     _json_option(parser)
 
 
@@ -137,14 +147,16 @@ def _serve(
 ) -> int:
     from game.cli.launcher_serve import serve
 
+    if args.pid_file:
+        _check_pid_file(Path(args.pid_file))
+
     out = out or sys.stdout
     safety.install_sigterm_handler()
     safety.install_thread_death_hook()
     with ExitStack() as stack:
         launcher = stack.enter_context(_open(args))
         _follow_real_time(launcher)
-        if args.cards:
-            launcher.load(range(args.cards))
+        _load(launcher, args.cards, out)
         writer = stack.enter_context(_session_writer(args, launcher)) if args.log else None
         _write_pid_file(Path(args.pid_file) if args.pid_file else None, stack, out)
         source, how = _press_source(launcher, stdin or sys.stdin)
@@ -183,10 +195,12 @@ def _session_writer(args: argparse.Namespace, launcher: Launcher[Any]) -> Any:
     from launcher.calibration.session import SessionHeader, SessionWriter, read_session
 
     path = Path(args.log)
+    if path.exists() and not path.is_file():
+        raise PathError(f"--log {path} is not a regular file", hint="give a session file name")
     if path.exists() and path.stat().st_size:
         return SessionWriter.resume(read_session(path))
     if path.exists():
-        path.unlink()
+        path.unlink()  # an empty regular file: start the session in it
     header = SessionHeader(
         launcher=resolve_spec(args.launcher),
         cards_loaded=launcher.remaining,
@@ -219,19 +233,28 @@ def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> None:
     stack.callback(lock.release)
 
 
+def _check_pid_file(path: Path) -> None:
+    """Only a new file or an old pid file (a number) may become the pid file."""
+    stale = path.is_file() and path.stat().st_size < 32 and path.read_bytes().strip().isdigit()
+    check_output(path, what="--pid-file", force=stale)
+
+
 # -- fire -----------------------------------------------------------------------------
 def _fire(args: argparse.Namespace) -> int:
-    if args.presses < 1:
-        raise ConfigError(f"--presses {args.presses}: expected at least 1")
+    if not 1 <= args.presses <= MAX_FIRE:
+        raise ConfigError(f"--presses {args.presses}: expected 1 to {MAX_FIRE}")
     presses = []
     with _open(args) as launcher:
-        if args.cards:
-            launcher.load(range(args.cards))
+        _load(launcher, args.cards, sys.stdout)
         for n in range(1, args.presses + 1):
+            empty = simulated_and_empty(launcher)
             volley = launcher.hit()
             presses.append({"n": n, "counted": volley.counted, "meta": dict(volley.meta)})
             if not args.json:
-                print(f"press {n}: {volley.counted} card(s){_describe_meta(volley.meta)}")
+                print(
+                    f"press {n}: {volley.counted} card(s){_describe_meta(volley.meta)}"
+                    f"{EMPTY_NOTE if empty and not volley.counted else ''}"
+                )
         if args.json:
             _print_json(
                 {
@@ -248,6 +271,17 @@ def _fire(args: argparse.Namespace) -> int:
 
 def _print_json(data: Any) -> None:
     print(json.dumps(data, indent=2, default=str))
+
+
+def _load(launcher: Launcher[Any], cards: int | None, out: TextIO) -> None:
+    """``--cards``: load that many; by default fill an empty simulated hopper, and say so."""
+    if cards is not None and not 0 <= cards <= MAX_CARDS:
+        raise ConfigError(f"--cards {cards}: expected a whole number from 0 to {MAX_CARDS:,}")
+    if cards is None and simulated_and_empty(launcher):
+        cards = DEFAULT_SIMULATED_LOAD
+        print(f"loaded {cards} cards into the simulated hopper (--cards N to choose)", file=out)
+    if cards:
+        launcher.load(range(cards))
 
 
 def _describe_meta(meta: dict[str, Any]) -> str:

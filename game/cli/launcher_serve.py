@@ -31,6 +31,19 @@ from launcher.gpio import GpioLauncher
 if TYPE_CHECKING:
     from launcher.calibration.session import SessionWriter
 
+#: Said after a press of a simulated launcher whose hopper was empty (not a jam, not a miss).
+EMPTY_NOTE = " -- the hopper is empty: load cards (--cards N)"
+
+
+def simulated_and_empty(launcher: Launcher[Any]) -> bool:
+    """A simulated hopper (sim://, a mock rig) with no card in it: every press gives 0."""
+    if launcher.remaining:
+        return False
+    if launcher.backend == "sim":
+        return True
+    rig = getattr(launcher, "rig", None)
+    return rig is not None and rig.mechanism.hopper == 0
+
 
 @dataclass
 class ServeStats:
@@ -234,6 +247,7 @@ def _fire(
     launcher: Launcher[Any], writer: SessionWriter | None, out: TextIO, stats: ServeStats
 ) -> None:
     loaded = launcher.remaining
+    empty = simulated_and_empty(launcher)
     stats.presses += 1
     try:
         volley = launcher.hit()
@@ -253,7 +267,8 @@ def _fire(
         return
     stats.cards += volley.counted
     _log_press(writer, stats.presses, volley.counted, loaded, volley.meta.get("motor_ms"))
-    print(f"press {stats.presses}: {volley.counted} card(s)", file=out)
+    note = EMPTY_NOTE if empty and not volley.counted else ""
+    print(f"press {stats.presses}: {volley.counted} card(s){note}", file=out)
 
 
 def _clear(

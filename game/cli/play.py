@@ -14,7 +14,7 @@ from typing import Any
 
 from game.bots import BOT_NAMES, make_bot
 from game.chance import derive_seed, fresh_seed
-from game.cli.common import add_rule_arguments
+from game.cli.common import MAX_DELAY, add_rule_arguments, seconds
 from game.cli.simulate import parse_options
 from game.engine import Game, open_game_launcher
 from game.errors import JournalError
@@ -70,7 +70,7 @@ def register(subparsers: Any) -> None:
     parser.add_argument("--resume", metavar="FILE", help="continue the game journaled in FILE")
     parser.add_argument(
         "--delay",
-        type=float,
+        type=seconds(MAX_DELAY),
         help="seconds per frame of the press animation (default 0.15 on a terminal, 0 otherwise)",
     )
     parser.set_defaults(func=run)

@@ -14,6 +14,8 @@ import sys
 import time
 from typing import TYPE_CHECKING, Any
 
+from game.cli.common import add_force_argument, check_plot, write_plot
+from hardware.errors import ConfigError
 from launcher.profiles import (
     EscalatingProfile,
     LoadDependentProfile,
@@ -25,6 +27,9 @@ from launcher.profiles import (
 
 if TYPE_CHECKING:
     from launcher.analysis import ProfileAnalysis
+
+#: Largest ``profile sample --presses`` (docs/errors.md, "Limits"): about 150 MB, a few seconds.
+MAX_SAMPLE_PRESSES = 10_000_000
 
 
 def register(subparsers: argparse._SubParsersAction) -> None:
@@ -39,10 +44,17 @@ def register(subparsers: argparse._SubParsersAction) -> None:
         "--plot", metavar="FILE.png", help="also draw the distribution (needs matplotlib)"
     )
     show.add_argument("--json", action="store_true", help="print JSON")
+    add_force_argument(show)
     show.set_defaults(func=run_show)
     draw = actions.add_parser("sample", help="draw presses with the vectorised sampler")
     draw.add_argument("profile", metavar="NAME|PATH")
-    draw.add_argument("--presses", type=int, required=True, metavar="N")
+    draw.add_argument(
+        "--presses",
+        type=int,
+        required=True,
+        metavar="N",
+        help=f"how many presses, 1 to {MAX_SAMPLE_PRESSES:,}",
+    )
     draw.add_argument("--seed", type=int, default=None)
     draw.add_argument("--list", action="store_true", help="print every press's count, one per line")
     draw.add_argument("--json", action="store_true", help="print JSON")
@@ -174,6 +186,7 @@ def run_show(args: argparse.Namespace) -> int:
     from launcher.analysis import analyse
     from launcher.calibration.histogram import histogram
 
+    check_plot(args.plot, force=args.force, inputs=[args.profile])
     profile = load_profile(args.profile)
     result = analyse(profile)
     if args.plot:
@@ -198,19 +211,24 @@ def run_show(args: argparse.Namespace) -> int:
 def _plot(path: str, profile: Profile, result: ProfileAnalysis) -> None:
     from launcher.calibration.plot import plot_distribution
 
-    plot_distribution(path, f"profile {profile.name}", result.probabilities, label=profile.name)
+    title = f"profile {profile.name}"
+    write_plot(
+        path, lambda out: plot_distribution(out, title, result.probabilities, label=profile.name)
+    )
 
 
 def run_sample(args: argparse.Namespace) -> int:
     """``profile sample``: draw presses with the vectorised sampler and compare to the law."""
     import numpy as np
 
-    from hardware.errors import ConfigError
     from launcher.analysis import analyse, sample
     from launcher.calibration.histogram import SURE, TARGET, histogram
 
-    if args.presses < 1:
-        raise ConfigError(f"--presses {args.presses}: expected a whole number >= 1")
+    if not 1 <= args.presses <= MAX_SAMPLE_PRESSES:
+        raise ConfigError(
+            f"--presses {args.presses}: expected a whole number from 1 to {MAX_SAMPLE_PRESSES:,}",
+            hint="for more presses, run it again with other --seed values and pool the results",
+        )
     profile = load_profile(args.profile)
     started = time.perf_counter()
     counts = sample(profile, args.presses, args.seed)

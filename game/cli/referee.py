@@ -14,7 +14,7 @@ from typing import Any
 
 from game.cards import COLORS, NotationError, parse_cards
 from game.chance import derive_seed, fresh_seed
-from game.cli.common import add_rule_arguments
+from game.cli.common import MAX_DELAY, add_rule_arguments, seconds
 from game.cli.play import ask_after_jam
 from game.cli.simulate import parse_options
 from game.errors import JournalError
@@ -75,7 +75,9 @@ def register(subparsers: Any) -> None:
     parser.add_argument(
         "--resume", metavar="FILE", help="continue the refereed game journaled in FILE"
     )
-    parser.add_argument("--delay", type=float, help="seconds per frame of the press animation")
+    parser.add_argument(
+        "--delay", type=seconds(MAX_DELAY), help="seconds per frame of the press animation"
+    )
     parser.set_defaults(func=run)
 
 

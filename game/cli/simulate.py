@@ -4,15 +4,24 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
+from contextlib import ExitStack
 from typing import IO, Any
+from urllib.parse import parse_qsl, urlsplit
 
-from game.cli.common import add_rule_arguments
+from game.cli.common import add_force_argument, add_rule_arguments
 from game.errors import RulesetError
 from game.events import dumps
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS
 from game.simulate import GameResult, SimConfig, format_summary, simulate
+from hardware.files import atomic_path, check_output
+from launcher.spec import ENV_VAR
 
+#: Resource limits (docs/errors.md, "Limits").
+MAX_GAMES = 1_000_000
+MAX_WORKERS = 64
+_TRUE = ("1", "true", "yes", "on", "")
 EXAMPLE = (
     "uno-attack simulate --ruleset attack --players 4 --games 100 --seed 7 --bots random,greedy"
 )
@@ -47,8 +56,12 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--log", metavar="FILE", help="write every event as JSON Lines to FILE")
+    add_force_argument(parser)
     parser.add_argument(
-        "--workers", type=int, default=1, help="processes to spread games over (default 1)"
+        "--workers",
+        type=int,
+        default=1,
+        help=f"processes to spread games over (default 1, at most {MAX_WORKERS})",
     )
     add_rule_arguments(parser)
     parser.set_defaults(func=run)
@@ -74,6 +87,11 @@ def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
         raise RulesetError("--bots needs at least one bot name, e.g. --bots random,greedy")
     if args.workers < 1:
         raise RulesetError(f"--workers must be at least 1, not {args.workers}")
+    if args.workers > MAX_WORKERS or args.games > MAX_GAMES:
+        raise RulesetError(
+            f"--workers {args.workers} --games {args.games}: the limits are "
+            f"{MAX_WORKERS} workers and {MAX_GAMES:,} games (docs/errors.md, Limits)"
+        )
     return SimConfig(
         ruleset=args.ruleset,
         players=args.players,
@@ -107,21 +125,41 @@ class _Progress:
 
 def run(args: argparse.Namespace) -> int:
     config = _config(args, keep_events=bool(args.log))
-    progress = _Progress(config.games, sys.stderr)
-    log = open(args.log, "w", encoding="utf-8") if args.log else None  # noqa: SIM115
-    try:
-
-        def on_result(result: GameResult) -> None:
-            if log is not None:
-                log.write(
-                    dumps({"type": "sim_game", "game": result.index, "seed": result.seed}) + "\n"
-                )
-                log.writelines(dumps(event) + "\n" for event in result.events)
-            progress.step()
-
-        summary = simulate(config, workers=args.workers, on_result=on_result)
-    finally:
-        if log is not None:
-            log.close()
+    if args.log:
+        check_output(args.log, what="--log", force=args.force, inputs=[args.custom or ""])
+    _warn_if_real_time(config.launcher)
+    with ExitStack() as stack:
+        log = None
+        if args.log:
+            temporary = stack.enter_context(atomic_path(args.log))
+            log = stack.enter_context(temporary.open("w", encoding="utf-8"))
+        summary = _play(config, args.workers, log)
     print(json.dumps(summary) if args.json else format_summary(summary))
     return 0
+
+
+def _play(config: SimConfig, workers: int, log: IO[str] | None) -> dict[str, Any]:
+    progress = _Progress(config.games, sys.stderr)
+
+    def on_result(result: GameResult) -> None:
+        if log is not None:
+            log.write(dumps({"type": "sim_game", "game": result.index, "seed": result.seed}) + "\n")
+            log.writelines(dumps(event) + "\n" for event in result.events)
+        progress.step()
+
+    return simulate(config, workers=workers, on_result=on_result)
+
+
+def _warn_if_real_time(spec: str | None) -> None:
+    """An emulated launcher without ``fast=1`` moves cards at the real toy's pace: say so."""
+    resolved = spec if spec is not None else os.environ.get(ENV_VAR, "")
+    if not resolved.startswith("emu://"):
+        return
+    options = dict(parse_qsl(urlsplit(resolved).query, keep_blank_values=True))
+    if options.get("fast", "0").lower() not in _TRUE:
+        print(
+            f"note: {resolved} runs the emulated mechanism in real time (a few cards a second), "
+            "so each game takes minutes; add fast=1 (emu://?fast=1) for a 100x faster mechanism",
+            file=sys.stderr,
+            flush=True,
+        )

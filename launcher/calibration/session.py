@@ -20,6 +20,7 @@ from pathlib import Path
 from typing import IO, TYPE_CHECKING, Any
 
 from hardware.errors import ConfigError
+from hardware.files import MAX_DATA_BYTES, read_user_bytes
 
 if TYPE_CHECKING:  # numpy is the analysis extra: `launcher serve --log` writes without it
     import numpy as np
@@ -154,10 +155,7 @@ def _parse_lines(path: Path, raw: bytes) -> tuple[list[dict[str, Any]], bool, in
 def read_session(path: str | Path) -> Session:
     """Read a session file; a cut-off final line is dropped and reported in ``truncated``."""
     source = Path(path)
-    try:
-        raw = source.read_bytes()
-    except OSError as error:
-        raise SessionError(f"{source}: cannot read session ({error.strerror})") from None
+    raw = read_user_bytes(source, what="session", limit=MAX_DATA_BYTES, error=SessionError)
     records, truncated, good = _parse_lines(source, raw)
     if not records or records[0].get("type") != "session":
         raise SessionError(f'{source}:1: expected a session header line with "type": "session"')

@@ -15,6 +15,7 @@ from importlib import resources
 from pathlib import Path
 from typing import Any
 
+from hardware.files import PathError, atomic_write_text, read_user_text
 from launcher.errors import ProfileError
 from launcher.profiles.kinds import (
     EscalatingProfile,
@@ -210,10 +211,7 @@ def _read_profile_text(name_or_path: str) -> tuple[str, str]:
         return preset.read_text(encoding="utf-8"), f"preset {name_or_path}"
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
-        try:
-            return path.read_text(encoding="utf-8"), str(path)
-        except OSError as error:
-            raise ProfileError(f"{path}: cannot read profile ({error.strerror})") from None
+        return read_user_text(path, what="profile", error=ProfileError), str(path)
     raise ProfileError(
         f"no profile named {name_or_path!r}",
         hint=f"presets: {', '.join(preset_names())}; or give a path to a .toml file",
@@ -276,10 +274,13 @@ def profile_to_toml(profile: Profile) -> str:
 
 
 def save_profile(profile: Profile, path: str | Path) -> Path:
-    """Write ``profile`` as TOML to ``path``; usable as ``sim://?profile=PATH``."""
+    """Write ``profile`` as TOML to ``path`` (atomically); usable as ``sim://?profile=PATH``.
+
+    It replaces ``path``: callers check it first with :func:`hardware.files.check_output`.
+    """
     target = Path(path)
     try:
-        target.write_text(profile_to_toml(profile), encoding="utf-8")
-    except OSError as error:
-        raise ProfileError(f"{target}: cannot write profile ({error.strerror})") from None
+        atomic_write_text(target, profile_to_toml(profile))
+    except (OSError, PathError) as error:
+        raise ProfileError(f"{target}: cannot write profile ({error})") from None
     return target
