@@ -211,7 +211,7 @@ def test_launcher_clear_never_reads_an_endless_pid_file(
 ) -> None:
     (folder / "zero").symlink_to("/dev/zero")
     assert main(["launcher", "clear", "--pid-file", "zero"]) == 2
-    assert "not a pid file" in _error(capsys)
+    assert "cannot read the pid file" in _error(capsys)
 
 
 def test_serve_refuses_a_pid_file_that_is_a_user_file(

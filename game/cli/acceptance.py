@@ -30,7 +30,9 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, TextIO
 
+from game.cli.common import add_force_argument
 from hardware.errors import LauncherError, LauncherFault, UnoAttackError
+from hardware.files import atomic_write_text, check_output
 from launcher.base import Launcher
 from launcher.spec import open_launcher, resolve_spec
 
@@ -109,7 +111,7 @@ class Session:
             "checks": [asdict(c) for c in self.checks],
             "summary": summary,
         }
-        self.report.write_text(json.dumps(data, indent=2) + "\n", encoding="utf-8")
+        atomic_write_text(self.report, json.dumps(data, indent=2) + "\n")
 
 
 # -- the checks ----------------------------------------------------------------------------
@@ -466,10 +468,12 @@ def register(commands: Any) -> None:
         default=DEFAULT_REPORT,
         help=f"where to write the results (JSON, default {DEFAULT_REPORT})",
     )
+    add_force_argument(parser)
     parser.set_defaults(func=_acceptance)
 
 
 def _acceptance(args: argparse.Namespace) -> int:
+    check_output(args.report, what="--report", force=args.force)
     session = Session(
         resolve_spec(args.launcher), args.seed, sys.stdin, sys.stdout, Path(args.report)
     )

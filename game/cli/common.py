@@ -134,7 +134,9 @@ def harden(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
             for child in set(action.choices.values()):
                 harden(child)
-        elif action.type is None and action.default != "" and _takes_text(action):
+        elif action.type is None and "" not in (action.default, action.const) and _takes_text(
+            action
+        ):
             action.type = nonempty
         elif action.type is float:
             action.type = finite_float
