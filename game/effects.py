@@ -39,6 +39,7 @@ from typing import TYPE_CHECKING
 
 from game.errors import RulesetError
 from game.moves import Decision
+from game.rulesets import Step as StepType
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -97,15 +98,13 @@ def hit(game: Game, step: Step) -> bool:
             game._stack, game._stack_reason, game._stack_skips = total, reason, False
             return game._ask(Decision.STACK, victim)
         game._stack, n = 0, total
-    game._hit(victim, n, reason)
-    return False
+    return game._presses(victim, n, reason)
 
 
 def draw(game: Game, step: Step) -> bool:
     if game._actor_out():
         return False
-    game._hit(game._actor, step.number("n", 1), step.get("reason") or "draw")
-    return False
+    return game._presses(game._actor, step.number("n", 1), step.get("reason") or "draw")
 
 
 def target(game: Game, step: Step) -> bool:
@@ -138,22 +137,34 @@ def trade_hands(game: Game, step: Step) -> bool:
 
 
 def everyone_hits(game: Game, step: Step) -> bool:
-    n = step.number("n", 1)
+    n = str(step.number("n", 1))
+    reason = step.get("reason") or "all-hit"
     actor = game._actor
+    seats = []
     seat = game._left(actor)
     while seat != actor:
-        game._hit(seat, n, step.get("reason") or "all-hit")
+        seats.append(seat)
         seat = game._left(seat)
+    game._queue.extendleft(
+        reversed(
+            [
+                StepType("press_seat", (("seat", str(s)), ("n", n), ("reason", reason)))
+                for s in seats
+            ]
+        )
+    )
     return False
+
+
+def press_seat(game: Game, step: Step) -> bool:
+    """Internal: one seat of an ``everyone_hits`` presses (each press a chance move)."""
+    return game._presses(int(step.get("seat")), step.number("n", 1), step.get("reason"))
 
 
 def hit_until_fire(game: Game, step: Step) -> bool:
     victim = game._victim(step.get("who", "next"))
-    cap = game.ruleset.options["hit_fire_cap"]
-    for _ in range(cap):
-        if game._press(victim, step.get("reason") or "hit-fire"):
-            break
-    return False
+    cap = int(game.ruleset.options["hit_fire_cap"])
+    return game._presses(victim, cap, step.get("reason") or "hit-fire", until="fire")
 
 
 def pass_card(game: Game, step: Step) -> bool:
@@ -193,14 +204,12 @@ def challenge(game: Game, step: Step) -> bool:
         )
         return game._ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
     total, game._stack = game._stack + n, 0
-    game._hit(victim, total, reason)
     game._pos = victim
-    return False
+    game._emit("skip", player=victim, reason="draw-card")
+    return game._presses(victim, total, reason)
 
 
 def custom(game: Game, step: Step) -> bool:
-    from game.rulesets import Step as StepType
-
     game._queue.extendleft(reversed([StepType(name) for name in DEFAULT_CUSTOM]))
     return False
 
@@ -235,6 +244,9 @@ BLOCKS: dict[str, Block] = {
     "dealer_starts_reversed": dealer_starts_reversed,
     "return": return_card,
 }
+
+#: What the engine runs: the public blocks and the ones it inserts itself (never in a file).
+RUNNERS: dict[str, Block] = {**BLOCKS, "press_seat": press_seat}
 
 #: Arguments each block accepts, and the allowed values of the non-numeric ones.
 _ARGS: dict[str, dict[str, tuple[str, ...]]] = {

@@ -28,12 +28,13 @@ from typing import Any
 
 from game.cards import COLORS, Card, Color, Kind, all_cards, sort_key
 from game.chance import Chance, fresh_seed, seeded
-from game.effects import BLOCKS
+from game.driver import Presser, open_game_launcher
+from game.effects import RUNNERS
 from game.errors import IllegalMove, RulesetError
 from game.explain import explain, explain_table
 from game.moves import Decision, Move, MoveKind
 from game.rulesets import Ruleset, Step, load_ruleset
-from game.table import TableMixin, open_game_launcher
+from game.table import PressDue, TableMixin
 from launcher.base import Launcher
 
 Event = dict[str, Any]
@@ -47,6 +48,7 @@ ACCEPT = Move(MoveKind.ACCEPT)
 UNO = Move(MoveKind.UNO)
 _PLAY: dict[Card, Move] = {}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
+_DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _COLOR_MOVES = [Move.choose(c) for c in COLORS]
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
@@ -65,7 +67,7 @@ class Game(TableMixin):
         self,
         ruleset: Ruleset,
         players: int | Sequence[str],
-        launcher: Launcher[Any],
+        launcher: Launcher[Any] | Presser | None,
         chance: Chance,
         *,
         seed: int | None = None,
@@ -78,7 +80,16 @@ class Game(TableMixin):
         self.num_players = len(self.names)
         ruleset.check_players(self.num_players)
         self.ruleset = ruleset
-        self.launcher = launcher
+        #: The driver that presses the launcher at every chance node (None: the caller feeds
+        #: ``fired:N`` moves itself, e.g. a search or a referee replaying counts).
+        self.presser: Presser | None = (
+            launcher
+            if isinstance(launcher, Presser) or launcher is None
+            else Presser(launcher, owns_launcher=owns_launcher)
+        )
+        self.pile_generation = 0
+        self._last_volley: tuple[Card, ...] = ()
+        self._due_seat_drawn = 0
         self.seed = seed
         self.on_event = on_event
         self.events: list[Event] = []
@@ -93,6 +104,7 @@ class Game(TableMixin):
         self.winner: int | None = None
         self._reset_round_state()
         self._start_game()
+        self._settle()
 
     def _compile_rules(self, ruleset: Ruleset) -> None:
         """Read the options the hot paths need once, and each card's effect steps."""
@@ -121,12 +133,15 @@ class Game(TableMixin):
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         on_event: EventCallback | None = None,
+        presses: bool = True,
     ) -> Game:
         """Start a game: deal the first round and resolve the first card.
 
         ``launcher``: a launcher object (used as is, never closed by the game),
         a spec such as ``"sim://?profile=web-game"``, ``"pile://"``, or None for
         the ruleset's default. ``options`` override the ruleset's rule options.
+        ``presses=False``: no launcher at all; the game stops at every press
+        (``pending`` is ``Decision.PRESS``) and the caller feeds ``fired:N``.
         """
         rules = load_ruleset(ruleset, options) if isinstance(ruleset, str) else ruleset
         if options and not isinstance(ruleset, str):
@@ -134,6 +149,8 @@ class Game(TableMixin):
         seed = fresh_seed() if seed is None else seed
         count = players if isinstance(players, int) else len(players)
         rules.check_players(count)
+        if not presses:
+            return cls(rules, players, None, seeded(seed), seed=seed, on_event=on_event)
         device, owned = open_game_launcher(rules, launcher, seed)
         try:
             return cls(
@@ -152,8 +169,31 @@ class Game(TableMixin):
 
     def close(self) -> None:
         """Close the launcher if the game opened it."""
-        if self._owns_launcher:
-            self.launcher.close()
+        if self.presser is not None:
+            self.presser.close()
+
+    @property
+    def launcher(self) -> Launcher[Any] | None:
+        """The launcher the game's :attr:`presser` presses (None for a chance-move game)."""
+        return self.presser.launcher if self.presser is not None else None
+
+    def _launcher_text(self) -> str:
+        return repr(self.launcher) if self.presser is not None else "chance"
+
+    def _settle(self) -> None:
+        """Let the attached driver make any pending presses (a jam leaves them pending)."""
+        if self.presser is not None and self.pending is Decision.PRESS:
+            self.presser.settle(self)
+
+    def start_next_round(self) -> None:
+        """After a round ends: collect every card, pass the deal to the left, deal again."""
+        super().start_next_round()
+        self._settle()
+
+    @property
+    def press_due(self) -> PressDue | None:
+        """The pending chance node (who presses, how many times, why), or None."""
+        return self._due if self.pending is Decision.PRESS else None
 
     def __enter__(self) -> Game:
         return self
@@ -175,7 +215,7 @@ class Game(TableMixin):
         return [len(h) for h in self.hands]
 
     def is_round_over(self) -> bool:
-        return self.pending in (Decision.ROUND_OVER, Decision.GAME_OVER)
+        return self.pending in _DONE
 
     def is_game_over(self) -> bool:
         return self.pending is Decision.GAME_OVER
@@ -241,7 +281,7 @@ class Game(TableMixin):
             return self._stack_moves(seat) + [TAKE]
         if pending is Decision.CHALLENGE:
             return [CHALLENGE, ACCEPT] + self._stack_moves(seat)
-        return []
+        return []  # PRESS: a chance node, any ``fired:N`` (N >= 0) is an outcome
 
     def _stack_moves(self, seat: int) -> list[Move]:
         if not self._can_stack():
@@ -273,6 +313,8 @@ class Game(TableMixin):
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
         moves: list[Move] = []
+        if self.pending is Decision.PRESS or self.pending in _DONE:
+            return moves
         open_seat = self.uno_pending
         if open_seat is not None:
             moves.append(UNO)
@@ -302,8 +344,12 @@ class Game(TableMixin):
         """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
         if isinstance(move, str):
             move = Move.parse(move)
+        if self.pending is Decision.PRESS:
+            self._play_chance(move)
+            return
         if move.by is not None or move.kind in _TABLE_KINDS:
             self._play_table(move)
+            self._settle()
             return
         legal = self._legal if self._legal is not None else self.legal_moves()
         for candidate in legal:
@@ -317,6 +363,18 @@ class Game(TableMixin):
         if self._uno_open is not None and seat != self._uno_open:
             self._uno_open = None
         _HANDLERS[self.pending](self, move, seat)
+        if self.pending is Decision.PRESS and self.presser is not None:
+            self.presser.settle(self)
+
+    def _play_chance(self, move: Move) -> None:
+        """Feed one press's outcome (the game is at a chance node)."""
+        if move.kind is not MoveKind.FIRED or move.count is None or move.count < 0:
+            raise IllegalMove(
+                f"the game waits for a launcher press by P{self.decider} "
+                f"({self._due.reason if self._due else ''}): feed fired:N, not {move}"
+            )
+        self._legal = None
+        self._on_fired(move.count)
 
     def _on_turn(self, move: Move, seat: int) -> None:
         if move.kind is MoveKind.DRAW:
@@ -362,11 +420,12 @@ class Game(TableMixin):
         if move.kind is MoveKind.TAKE:
             total, self._stack = self._stack, 0
             self._emit("take", player=seat, presses=total)
-            self._hit(seat, total, self._stack_reason)
             if self._stack_skips:
                 self._pos = seat
+                self._emit("skip", player=seat, reason="take")
             self._challenge = None
-            self._run()
+            if not self._presses(seat, total, self._stack_reason):
+                self._run()
         else:
             self._challenge = None
             self._play_card(seat, move.card, "stack")  # type: ignore[arg-type]
@@ -380,13 +439,15 @@ class Game(TableMixin):
         total, self._stack = self._stack, 0
         if move.kind is MoveKind.ACCEPT:
             self._emit("accept", player=seat)
-            self._hit(seat, total, self._stack_reason)
             self._pos = seat
+            self._emit("skip", player=seat, reason="accept")
+            waiting = self._presses(seat, total, self._stack_reason)
         else:
-            self._resolve_challenge(seat, guilty_n, innocent_n)
-        self._run()
+            waiting = self._resolve_challenge(seat, guilty_n, innocent_n)
+        if not waiting:
+            self._run()
 
-    def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> None:
+    def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> bool:
         accused = self._actor
         self._emit(
             "challenge",
@@ -396,10 +457,10 @@ class Game(TableMixin):
             hand=[c.code for c in self.hands[accused]],
         )
         if self._guilty:
-            self._hit(accused, guilty_n, "challenge")
-        else:
-            self._hit(seat, innocent_n, "challenge")
-            self._pos = seat
+            return self._presses(accused, guilty_n, "challenge")
+        self._pos = seat
+        self._emit("skip", player=seat, reason="challenge")
+        return self._presses(seat, innocent_n, "challenge")
 
     # -- table (out-of-turn) moves ------------------------------------------------
     def _play_table(self, move: Move) -> None:
@@ -416,7 +477,8 @@ class Game(TableMixin):
             victim = move.target
             self._uno_open = None
             self._emit("uno", player=victim, by=move.by, caught=True)
-            self._hit(victim, self.ruleset.options["uno_penalty"], "uno-penalty")  # type: ignore[arg-type]
+            penalty = int(self.ruleset.options["uno_penalty"])
+            self._presses(victim, penalty, "uno-penalty", then="resume")  # type: ignore[arg-type]
         else:
             self._uno_open = None if self._uno_open != move.by else self._uno_open
             self.current = move.by  # type: ignore[assignment]
@@ -425,14 +487,14 @@ class Game(TableMixin):
     def _penalize(self, move: Move) -> None:
         presses = self.ruleset.options["suggestion_penalty"]
         seat = move.target
-        if not presses or self.is_game_over() or self.is_round_over() or seat is None:
+        if not presses or self.is_round_over() or self.pending is Decision.PRESS or seat is None:
             raise IllegalMove(
                 "the suggestion penalty is off (option suggestion_penalty) or the round is over"
             )
         if not 0 <= seat < self.num_players:
             raise IllegalMove(f"there is no seat {seat}")
         self._legal = None
-        self._hit(seat, presses, "suggestion-penalty")
+        self._presses(seat, presses, "suggestion-penalty", then="resume")
 
     # -- the turn machinery ----------------------------------------------------------
     def _play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
@@ -491,13 +553,13 @@ class Game(TableMixin):
 
     def _draw(self, seat: int) -> None:
         self._emit("draw", player=seat)
-        drawn: tuple[Card, ...] = ()
-        for _ in range(self._draw_presses):
-            got = self._press(seat, "draw")
-            if got:
-                drawn = got
-            if drawn and self._fits(drawn[-1]):
-                break
+        self._last_volley = ()
+        self._due_seat_drawn = seat
+        until = "playable" if self._draw_presses > 1 else "count"
+        self._presses(seat, self._draw_presses, "draw", until=until, then="draw")
+
+    def _after_draw(self, seat: int) -> None:
+        drawn = self._last_volley
         if self._play_after_draw and drawn and self._fits(drawn[-1]):
             self._drawn = drawn[-1]
             self._ask(Decision.DRAWN, seat)
@@ -516,7 +578,7 @@ class Game(TableMixin):
         queue = self._queue
         while queue:
             step = queue.popleft()
-            if BLOCKS[step.name](self, step):
+            if RUNNERS[step.name](self, step):
                 return
         self._after_effects()
 

@@ -32,7 +32,7 @@ from launcher.base import Launcher
 
 JOURNAL_VERSION = 1
 HEADER = "header"
-MOVE = "move"
+MOVE = "move"  #: a player's moves, or (with ``"chance": true``) a press outcome ``fired:N``
 ENTRY = "entry"
 PRESS = "press"
 NOTE = "note"
@@ -58,12 +58,28 @@ class Journal:
 
     @property
     def decisions(self) -> list[Record]:
-        """The moves (virtual game) or entries (refereed game), in order."""
-        return [record for record in self.records if record["type"] in (MOVE, ENTRY)]
+        """The players' moves (virtual game) or entries (refereed game), in order."""
+        return [
+            record
+            for record in self.records
+            if record["type"] in (MOVE, ENTRY) and not record.get("chance")
+        ]
 
     @property
     def press_counts(self) -> list[int]:
-        return [int(record["counted"]) for record in self.of_type(PRESS)]
+        """The chance outcomes (cards counted per press), in order.
+
+        A ``play`` journal writes each as a move record ``{"chance": true, "moves":
+        ["fired:N"]}``; a ``referee`` journal (and journals of older versions) as a
+        ``press`` record with ``counted``.
+        """
+        counts = []
+        for record in self.records:
+            if record["type"] == PRESS:
+                counts.append(int(record["counted"]))
+            elif record["type"] == MOVE and record.get("chance"):
+                counts += [int(text.partition(":")[2]) for text in record.get("moves", [])]
+        return counts
 
 
 def encode(record: Record) -> bytes:

@@ -10,42 +10,37 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
 from game.cards import Card, Color
-from game.chance import derive_seed
 from game.errors import GameError
 from game.moves import Decision
-from launcher.base import DrawPile, Launcher
 
 if TYPE_CHECKING:
     from game.chance import Chance
     from game.rulesets import Ruleset, Step
 
 
-def open_game_launcher(
-    ruleset: Ruleset, launcher: Launcher[Any] | str | None, seed: int
-) -> tuple[Launcher[Any], bool]:
-    """The launcher to play with, and whether the game owns (and closes) it.
+@dataclass(slots=True)
+class PressDue:
+    """A pending chance node: ``seat`` must press the launcher ``presses`` more times.
 
-    ``None``: a :class:`DrawPile` for pile rulesets, else the default spec
-    (``$UNO_ATTACK_LAUNCHER`` or ``sim://``); ``"pile://"``: a draw pile; other
-    text: a launcher spec, seeded from the game seed when it names no seed.
+    ``until``: ``count`` (exactly that many presses), ``fire`` (stop at the first
+    press that shoots cards; ``presses`` is the cap left), ``playable`` (draw until
+    a card that may be played comes out; ``presses`` is the cap left).
     """
-    if isinstance(launcher, Launcher) or (launcher is not None and not isinstance(launcher, str)):
-        return launcher, False
-    if launcher == "pile://" or (launcher is None and ruleset.draws_from_pile):
-        return DrawPile(), True
-    from launcher.spec import open_launcher
 
-    return open_launcher(launcher, default_seed=derive_seed(seed, "launcher")), True
+    seat: int
+    presses: int
+    reason: str
+    until: str = "count"
 
 
 class TableMixin:
     """Dealing and scoring; mixed into :class:`~game.engine.Game`."""
 
     ruleset: Ruleset
-    launcher: Launcher[Any]
     names: list[str]
     num_players: int
     scores: list[int]
@@ -56,6 +51,11 @@ class TableMixin:
     _chance: Chance
     _reloads: bool
     _uno_open: int | None
+    pending: Decision
+    decider: int
+    pile_generation: int
+    _last_volley: tuple[Card, ...]
+    _due_seat_drawn: int
 
     def _reset_round_state(self) -> None:
         self.hands: list[list[Card]] = [[] for _ in range(self.num_players)]
@@ -84,6 +84,11 @@ class TableMixin:
         self._drawn: Card | None = None
         self._first_phase = False
         self._legal: list[Any] | None = None
+        #: The draw pile (the launcher's hopper model), next card out first.
+        self.pile: deque[Card] = deque()
+        self._due: PressDue | None = None
+        self._then = "run"
+        self._resume_to: tuple[Decision, int] = (Decision.TURN, 0)
 
     def _left(self, seat: int) -> int:
         """The next seat still in play clockwise (deal order), whatever the direction of play."""
@@ -110,10 +115,9 @@ class TableMixin:
             players=list(self.names),
             seed=self.seed,
             options={k: v for k, v in self.ruleset.options.items()},
-            launcher=repr(self.launcher),
+            launcher=self._launcher_text(),
             deck=[c.code for c in self.ruleset.deck],
         )
-        self.launcher.unload()  # whatever was in it is not part of this game's deck
         self.dealer = self._choose_first_dealer()
         self._deal(list(self.ruleset.deck))
 
@@ -142,9 +146,7 @@ class TableMixin:
                 if self.pending is not Decision.GAME_OVER
                 else "the game is over"
             )
-        cards = (
-            [c for hand in self.hands for c in hand] + self.discard + list(self.launcher.unload())
-        )
+        cards = [c for hand in self.hands for c in hand] + self.discard + list(self.pile)
         if len(cards) != len(self.ruleset.deck):
             raise GameError(
                 f"card accounting broke: {len(cards)} cards, the deck has {len(self.ruleset.deck)}"
@@ -176,7 +178,6 @@ class TableMixin:
             pool.remove(card)
         if len(hands) != self.num_players or direction not in (1, -1):
             raise GameError(f"set_position needs {self.num_players} hands and direction 1 or -1")
-        self.launcher.unload()
         dealer = self.dealer
         self._reset_round_state()
         self.dealer, self.direction = dealer, direction
@@ -184,7 +185,7 @@ class TableMixin:
         self.discard = [top]
         self.active_color = color if color is not None else top.color
         loaded = [*bottom, *pool]
-        self.launcher.load(loaded)
+        self._set_pile(loaded)
         self._emit(
             "deal",
             round=self.round_number,
@@ -214,7 +215,7 @@ class TableMixin:
         starter, returned = self._turn_starter(cards)
         self.discard = [starter]
         self.active_color = starter.color
-        self.launcher.load(cards)
+        self._set_pile(cards)
         self._emit(
             "deal",
             round=self.round_number,
@@ -306,28 +307,72 @@ class TableMixin:
             return scores.index(max(scores))
         return scores.index(min(scores))
 
-    # -- the launcher: every hit presses it -----------------------------------------------
-    def _hit(self, seat: int, presses: int, reason: str) -> int:
-        """``seat`` presses the launcher ``presses`` times; returns the cards it got."""
-        got = 0
-        for _ in range(presses):
-            got += len(self._press(seat, reason))
-        return got
+    # -- the launcher: every hit is a chance node (game.driver presses it) ----------------
+    def _set_pile(self, cards: Sequence[Card]) -> None:
+        self.pile = deque(cards)
+        self.pile_generation += 1
 
-    def _press(self, seat: int, reason: str) -> tuple[Card, ...]:
-        launcher = self.launcher
-        if self._reloads and launcher.remaining == 0:
-            self._reload()
-        volley = launcher.hit()
-        cards: tuple[Card, ...] = volley.cards
+    def _presses(
+        self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"
+    ) -> bool:
+        """Stop for ``presses`` presses by ``seat``; False when there are none to wait for.
+
+        ``then`` says how to carry on once they are done: ``run`` the rest of the
+        card's effect, finish a ``draw``, or ``resume`` the decision an out-of-turn
+        penalty interrupted.
+        """
+        if presses <= 0:
+            return False
+        if then == "resume":
+            self._resume_to = (self.pending, self.decider)
+        self._due = PressDue(seat, presses, reason, until)
+        self._then = then
+        self._maybe_reload()
+        self.pending, self.decider = Decision.PRESS, seat
+        self._legal = None
+        return True
+
+    def _on_fired(self, count: int) -> None:
+        """Apply one press's outcome: ``count`` cards came out of the launcher."""
+        due = self._due
+        assert due is not None
+        pile, seat = self.pile, due.seat
+        cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
         if cards:
             self.hands[seat].extend(cards)
             if seat == self._uno_open:
                 self._uno_open = None
+            self._last_volley = cards
         self._emit(
-            "hit", player=seat, reason=reason, cards=[c.code for c in cards], counted=volley.counted
+            "hit", player=seat, reason=due.reason, cards=[c.code for c in cards], counted=count
         )
-        return cards
+        due.presses -= 1
+        if due.presses > 0 and not self._press_done(due, cards):
+            self._maybe_reload()
+            return
+        self._due = None
+        self._legal = None
+        self._continue()
+
+    def _press_done(self, due: PressDue, cards: tuple[Card, ...]) -> bool:
+        if due.until == "fire":
+            return bool(cards)
+        if due.until == "playable":
+            return bool(cards) and self._fits(cards[-1])
+        return False
+
+    def _continue(self) -> None:
+        then = self._then
+        if then == "draw":
+            self._after_draw(self._due_seat_drawn)
+        elif then == "resume":
+            self.pending, self.decider = self._resume_to
+        else:
+            self._run()
+
+    def _maybe_reload(self) -> None:
+        if self._reloads and not self.pile:
+            self._reload()
 
     def _reload(self) -> None:
         pile = self.discard
@@ -336,7 +381,7 @@ class TableMixin:
         cards = pile[:-1]
         del pile[:-1]
         self._chance.shuffle(cards)
-        self.launcher.load(cards)
+        self._set_pile(cards)
         self._emit("reload", cards=[c.code for c in cards])
 
     # provided by the engine
@@ -347,4 +392,13 @@ class TableMixin:
         raise NotImplementedError
 
     def _begin_turn(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _fits(self, card: Card) -> bool:
+        raise NotImplementedError
+
+    def _after_draw(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _launcher_text(self) -> str:
         raise NotImplementedError

@@ -101,7 +101,9 @@ class TablePlay:
         self.console = console
         self.journal = journal
         self.max_rounds = max_rounds
-        self._replay: deque[Record] = deque(r for r in replay if r["type"] == MOVE)
+        self._replay: deque[Record] = deque(
+            r for r in replay if r["type"] == MOVE and not r.get("chance")
+        )
         self._shown: int | None = None
         self._humans = sum(seat.is_human for seat in self.seats)
         self.stopped_early = False

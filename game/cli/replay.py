@@ -11,7 +11,9 @@ import argparse
 import sys
 from typing import Any
 
+from game.chance import seeded
 from game.cli.play import seats_from_header
+from game.driver import Presser
 from game.engine import Game
 from game.errors import JournalError
 from game.journal import ENTRY, Journal, JournaledLauncher, read_journal
@@ -82,12 +84,9 @@ def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
     seats = seats_from_header(header, seed)
     narrator = Narrator(console, seats, reveal=True)
     ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
-    game = Game.new(
-        ruleset,
-        [seat.name for seat in seats],
-        launcher=_journal_launcher(journal),
-        seed=seed,
-        on_event=narrator,
+    presser = Presser(DrawPile(), replay=journal.press_counts)  # never touches hardware
+    game = Game(
+        ruleset, [seat.name for seat in seats], presser, seeded(seed), seed=seed, on_event=narrator
     )
     table = TablePlay(
         game,
