@@ -75,7 +75,10 @@ def reverse(game: Game, step: Step) -> bool:
 
 
 def play_again(game: Game, step: Step) -> bool:
+    """One more card (rules.md 2.4); the card played again never earns another (no chains)."""
     if game.ruleset.options["skip_reverse_play_again"] != "always" or game.players_in == 2:
+        return False
+    if game._context == "play-again":
         return False
     if game._actor_out() or game._first_phase or not game._playable_cards(game._actor):
         return False
@@ -92,13 +95,12 @@ def hit(game: Game, step: Step) -> bool:
         victim = game._actor
     else:
         victim = game._victim(who)
-    if game._can_stack():
-        total = game._stack + n
-        if game._holds_stack_card(victim):
-            game._stack, game._stack_reason, game._stack_skips = total, reason, False
-            return game._ask(Decision.STACK, victim)
-        game._stack, n = 0, total
-    return game._presses(victim, n, reason)
+    total = game._stack + n  # a stack is never lost, even when the stacker went out
+    if game._can_stack() and game._holds_stack_card(victim):
+        game._stack, game._stack_reason, game._stack_skips = total, reason, False
+        return game._ask(Decision.STACK, victim)
+    game._stack = 0
+    return game._presses(victim, total, reason)
 
 
 def draw(game: Game, step: Step) -> bool:

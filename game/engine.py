@@ -88,6 +88,8 @@ class Game(TableMixin):
             else Presser(launcher, owns_launcher=owns_launcher)
         )
         self.pile_generation = 0
+        self._context = "turn"
+        self._drawn_cards = 0
         self._last_volley: tuple[Card, ...] = ()
         self._due_seat_drawn = 0
         self.seed = seed
@@ -118,7 +120,10 @@ class Game(TableMixin):
         self._seven_zero = bool(options["seven_zero"])
         self._turn_limit = int(options["round_turn_limit"])
         self._reloads = options["empty_launcher"] == "reload"
-        self._draw_presses = options["draw_until_cap"] if options["draw_until_playable"] else 1
+        # draw_until_playable: the cap counts cards; presses that bring nothing do not count,
+        # but at most hit_fire_cap of them more, so an empty launcher never loops for ever
+        until_cap = int(options["draw_until_cap"]) + int(options["hit_fire_cap"])
+        self._draw_presses = until_cap if options["draw_until_playable"] else 1
         self._play_after_draw = ruleset.play_after_draw
         self._steps_for = {card: self._card_steps(card) for card in all_cards()}
         self._challengeable = {c for c in all_cards() if self._challenge_steps.get(c.kind)}
@@ -505,7 +510,7 @@ class Game(TableMixin):
         self.discard.append(card)
         self.active_color = card.color
         self._emit("play", player=seat, card=card.code, reason=context)
-        self._actor, self._card = seat, card
+        self._actor, self._card, self._context = seat, card, context
         if not keep_pos:
             self._pos = seat
         self._target = None
@@ -555,13 +560,15 @@ class Game(TableMixin):
         self._emit("draw", player=seat)
         self._last_volley = ()
         self._due_seat_drawn = seat
+        self._drawn_cards = 0
         until = "playable" if self._draw_presses > 1 else "count"
         self._presses(seat, self._draw_presses, "draw", until=until, then="draw")
 
     def _after_draw(self, seat: int) -> None:
-        drawn = self._last_volley
-        if self._play_after_draw and drawn and self._fits(drawn[-1]):
-            self._drawn = drawn[-1]
+        """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
+        playable = [c for c in self._last_volley if self._fits(c)]
+        if self._play_after_draw and playable:
+            self._drawn = playable[0]
             self._ask(Decision.DRAWN, seat)
             return
         self._pos = seat
@@ -600,8 +607,10 @@ class Game(TableMixin):
             self._end_round(None)
 
     def _ask(self, decision: Decision, seat: int) -> bool:
+        """Stop for ``seat``'s decision; the log says which moves were offered."""
         self.pending, self.decider = decision, seat
-        self._legal = None
+        self._legal = moves = self._compute_legal()
+        self._emit("decision", player=seat, decision=decision.value, moves=[str(m) for m in moves])
         return True
 
     def _next(self, seat: int) -> int:

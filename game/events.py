@@ -122,9 +122,12 @@ _FORMATS: dict[str, Any] = {
     "color": lambda e: f"P{e['player']} chooses {e['color']}",
     "target": lambda e: f"P{e['player']} aims at P{e['target']}",
     "draw": lambda e: f"P{e['player']} draws",
+    "decision": lambda e: f"P{e['player']} decides {e['decision']}: {' '.join(e['moves'])}",
     "hit": lambda e: f"P{e['player']} presses ({e['reason']}): {_cards(e['cards'])}",
     "reload": lambda e: f"launcher reloaded with {len(e['cards'])} cards",
-    "skip": lambda e: f"P{e['player']} is skipped",
+    "skip": lambda e: (
+        f"P{e['player']} is skipped" + (f" ({e['reason']})" if e.get("reason") else "")
+    ),
     "reverse": lambda e: "play goes " + ("left" if e["direction"] == 1 else "right"),
     "discard": lambda e: f"P{e['player']} discards {_cards(e['cards'])}",
     "trade": lambda e: f"P{e['player']} trades hands with P{e['target']}",

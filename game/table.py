@@ -11,6 +11,7 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.cards import Card, Color
@@ -55,6 +56,7 @@ class TableMixin:
     decider: int
     pile_generation: int
     _last_volley: tuple[Card, ...]
+    _drawn_cards: int
     _due_seat_drawn: int
 
     def _reset_round_state(self) -> None:
@@ -117,9 +119,24 @@ class TableMixin:
             options={k: v for k, v in self.ruleset.options.items()},
             launcher=self._launcher_text(),
             deck=[c.code for c in self.ruleset.deck],
+            **self._custom_header(),
         )
         self.dealer = self._choose_first_dealer()
         self._deal(list(self.ruleset.deck))
+
+    def _custom_header(self) -> dict[str, Any]:
+        """The custom card's effect and its file's text, so a log can be checked on its own."""
+        path = self.ruleset.options.get("custom")
+        if not path:
+            return {}
+        from game.cards import Kind
+
+        steps = [str(s) for s in self.ruleset.effects.get(Kind.WILD_CUSTOM, ())]
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None
+        return {"custom": steps, "custom_file": text}
 
     def _choose_first_dealer(self) -> int:
         """Each player turns a card; highest number deals (actions count 0); ties turn again."""
@@ -127,15 +144,17 @@ class TableMixin:
         self._chance.shuffle(cards)
         contenders = list(range(self.num_players))
         turned: dict[int, str] = {}
+        rounds: list[dict[int, str]] = []  # every turn-up, ties re-turning (rules.md 2.2)
         while len(contenders) > 1 and cards:
             values = {}
+            rounds.append({})
             for seat in contenders:
                 card = cards.pop()
-                turned[seat] = card.code
+                turned[seat] = rounds[-1][seat] = card.code
                 values[seat] = card.number or 0
             best = max(values.values())
             contenders = [s for s in contenders if values[s] == best]
-        self._emit("dealer", seat=contenders[0], turned=turned)
+        self._emit("dealer", seat=contenders[0], turned=turned, rounds=rounds)
         return contenders[0]
 
     def start_next_round(self) -> None:
@@ -357,8 +376,10 @@ class TableMixin:
     def _press_done(self, due: PressDue, cards: tuple[Card, ...]) -> bool:
         if due.until == "fire":
             return bool(cards)
-        if due.until == "playable":
-            return bool(cards) and self._fits(cards[-1])
+        if due.until == "playable":  # house rule draw_until_playable: the cap counts cards
+            self._drawn_cards += len(cards)
+            cap = int(self.ruleset.options["draw_until_cap"])
+            return self._drawn_cards >= cap or any(self._fits(c) for c in cards)
         return False
 
     def _continue(self) -> None:

@@ -125,3 +125,22 @@ def test_a_chance_game_fed_the_journaled_counts_equals_the_pressed_game() -> Non
         fed.play(Move.fired(queue.pop(0)))
     strip = [e for e in pressed.events if e["type"] != "game_start"]
     assert [e for e in fed.events if e["type"] != "game_start"] == strip
+
+
+@pytest.mark.parametrize("ruleset", ["attack", "attack-original", "attack-mega-hit", "classic"])
+def test_random_chance_outcomes_keep_every_card_accounted_for(ruleset: str) -> None:
+    import random
+
+    from event_checker import check_events
+
+    rng = random.Random(ruleset)
+    for seed in range(6):
+        game = Game.new(ruleset, 4, seed=seed, presses=False, options={"round_turn_limit": 200})
+        while not game.is_round_over():
+            if game.pending is Decision.PRESS:
+                game.play(Move.fired(rng.choice([0, 0, 1, 2, 5])))
+            else:
+                game.play(rng.choice(game.legal_moves()))
+        checker = check_events(game.events)
+        for seat in range(4):
+            assert sorted(map(str, game.hands[seat])) == sorted(checker.hands[seat])
