@@ -6,17 +6,22 @@ The log is complete enough to replay a game and account for every card
 (``tests/event_checker.py`` does exactly that):
 
 ==============  ==============================================================================
-``game_start``  ruleset, players, seed, options, launcher, deck
-``dealer``      seat (first dealer), turned (the card each player turned to pick the dealer)
+``game_start``  ruleset, players, seed, options, launcher, deck; with ``--custom``: custom (the
+                Wild Customizable's steps) and custom_file (the file's text)
+``dealer``      seat (first dealer), turned (the last card each player turned), rounds (every
+                turn-up in order: all players, then each re-turn of the tied ones)
 ``deal``        round, dealer, hands, starter, returned (cards put back), loaded (bottom first)
 ``play``        player, card, reason (turn, drawn, play-again, stack, jump-in)
+``decision``    player, decision (color, target, challenge, stack, drawn, play_again, give),
+                moves (the moves offered, in notation)
 ``color``       player, color                ``target``  player, target
 ``draw``        player (chose to draw / press once)
 ``hit``         player, reason (draw, hit1, hit2, hit4, draw1, draw2, draw4, attack, all-hit,
                 hit-fire,
                 uno-penalty, challenge, suggestion-penalty…), cards, counted — one per press
 ``reload``      cards (the discard pile except its top card, shuffled, loaded bottom first)
-``skip``        player            ``reverse``  direction (1 = left/clockwise, -1 = right)
+``skip``        player, reason (only when not a Skip/Hit card: accept, challenge, take, draw-card)
+``reverse``     direction (1 = left/clockwise, -1 = right)
 ``discard``     player, cards (Discard All: put under the Discard All on the pile)
 ``trade``       player, target    ``give``  player, to, card
 ``rotate``      direction, seats (7-0 zero: every hand in play moves one seat)
@@ -45,6 +50,7 @@ EVENT_TYPES = (
     "dealer",
     "deal",
     "play",
+    "decision",
     "color",
     "target",
     "draw",
