@@ -23,7 +23,7 @@ naming the broken rule, changing nothing.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from game.cards import COLORS, Card, Color, Kind, all_cards, sort_key
@@ -88,7 +88,7 @@ class Game(TableMixin):
             else Presser(launcher, owns_launcher=owns_launcher)
         )
         self.pile_generation = 0
-        self._context = "turn"
+        self.context = "turn"
         self._drawn_cards = 0
         self._last_volley: tuple[Card, ...] = ()
         self._due_seat_drawn = 0
@@ -228,7 +228,7 @@ class Game(TableMixin):
     @property
     def stacked(self) -> int:
         """Presses waiting on the stack (Mega Hit stacking, draw stacking, a pending challenge)."""
-        return self._stack
+        return self.stack
 
     @property
     def uno_pending(self) -> int | None:
@@ -240,11 +240,6 @@ class Game(TableMixin):
         ):
             return self._uno_open
         return None
-
-    @property
-    def actor(self) -> int:
-        """The player whose card is being resolved (the accused in a challenge)."""
-        return self._actor
 
     @property
     def drawn_card(self) -> Card | None:
@@ -289,7 +284,7 @@ class Game(TableMixin):
         return []  # PRESS: a chance node, any ``fired:N`` (N >= 0) is an outcome
 
     def _stack_moves(self, seat: int) -> list[Move]:
-        if not self._can_stack():
+        if not self.can_stack():
             return []
         kinds = self.ruleset.stack_kinds
         return [_play_move(c) for c in dict.fromkeys(self.hands[seat]) if c.kind in kinds]
@@ -393,7 +388,7 @@ class Game(TableMixin):
         self._run()
 
     def _on_target(self, move: Move, seat: int) -> None:
-        self._target = move.target
+        self.target = move.target
         self._emit("target", player=seat, target=move.target)
         self._run()
 
@@ -401,7 +396,7 @@ class Game(TableMixin):
         self._drawn = None
         if move.kind is MoveKind.PASS:
             self._emit("pass", player=seat)
-            self._pos = seat
+            self.pos = seat
             self._after_effects()
         else:
             self._play_card(seat, move.card, "drawn")  # type: ignore[arg-type]
@@ -414,7 +409,7 @@ class Game(TableMixin):
             self._play_card(seat, move.card, "play-again", keep_pos=True)  # type: ignore[arg-type]
 
     def _on_give(self, move: Move, seat: int) -> None:
-        receiver = self._next(self._pos)
+        receiver = self._next(self.pos)
         self.hands[seat].remove(move.card)  # type: ignore[arg-type]
         self.hands[receiver].append(move.card)  # type: ignore[arg-type]
         self._emit("give", player=seat, to=receiver, card=move.card.code)  # type: ignore[union-attr]
@@ -423,10 +418,10 @@ class Game(TableMixin):
 
     def _on_stack(self, move: Move, seat: int) -> None:
         if move.kind is MoveKind.TAKE:
-            total, self._stack = self._stack, 0
+            total, self.stack = self.stack, 0
             self._emit("take", player=seat, presses=total)
             if self._stack_skips:
-                self._pos = seat
+                self.pos = seat
                 self._emit("skip", player=seat, reason="take")
             self._challenge = None
             if not self._presses(seat, total, self._stack_reason):
@@ -441,10 +436,10 @@ class Game(TableMixin):
             return
         guilty_n, innocent_n = self._challenge or (0, 0)
         self._challenge = None
-        total, self._stack = self._stack, 0
+        total, self.stack = self.stack, 0
         if move.kind is MoveKind.ACCEPT:
             self._emit("accept", player=seat)
-            self._pos = seat
+            self.pos = seat
             self._emit("skip", player=seat, reason="accept")
             waiting = self._presses(seat, total, self._stack_reason)
         else:
@@ -453,7 +448,7 @@ class Game(TableMixin):
             self._run()
 
     def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> bool:
-        accused = self._actor
+        accused = self.actor
         self._emit(
             "challenge",
             player=seat,
@@ -463,7 +458,7 @@ class Game(TableMixin):
         )
         if self._guilty:
             return self._presses(accused, guilty_n, "challenge")
-        self._pos = seat
+        self.pos = seat
         self._emit("skip", player=seat, reason="challenge")
         return self._presses(seat, innocent_n, "challenge")
 
@@ -510,17 +505,17 @@ class Game(TableMixin):
         self.discard.append(card)
         self.active_color = card.color
         self._emit("play", player=seat, card=card.code, reason=context)
-        self._actor, self._card, self._context = seat, card, context
+        self.actor, self.card, self.context = seat, card, context
         if not keep_pos:
-            self._pos = seat
-        self._target = None
+            self.pos = seat
+        self.target = None
         self._hand_shrank(seat)
         steps = self._steps_for[card]
         if steps:
-            self._queue = deque(steps)
+            self.queue = deque(steps)
             self._run()
         else:
-            self._queue.clear()
+            self.queue.clear()
             self._after_effects()
 
     def _card_steps(self, card: Card) -> tuple[Step, ...]:
@@ -571,7 +566,7 @@ class Game(TableMixin):
             self._drawn = playable[0]
             self._ask(Decision.DRAWN, seat)
             return
-        self._pos = seat
+        self.pos = seat
         self._after_effects()
 
     def _fits(self, card: Card) -> bool:
@@ -582,7 +577,7 @@ class Game(TableMixin):
         return card.color is color or (card.kind is top.kind and card.number == top.number)
 
     def _run(self) -> None:
-        queue = self._queue
+        queue = self.queue
         while queue:
             step = queue.popleft()
             if RUNNERS[step.name](self, step):
@@ -590,11 +585,11 @@ class Game(TableMixin):
         self._after_effects()
 
     def _after_effects(self) -> None:
-        self._first_phase = False
+        self.first_phase = False
         if self._out is not None:
             self._end_round(self._out)
             return
-        self._begin_turn(self._next(self._pos))
+        self._begin_turn(self._next(self.pos))
 
     def _begin_turn(self, seat: int) -> None:
         self.current = self.decider = seat
@@ -613,38 +608,87 @@ class Game(TableMixin):
         self._emit("decision", player=seat, decision=decision.value, moves=[str(m) for m in moves])
         return True
 
-    def _next(self, seat: int) -> int:
+    # -- the effect context (game.effects.EffectContext), with full information ---------
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self.ruleset.options
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat in play in the direction of play."""
         n, d = self.num_players, self.direction
         seat = (seat + d) % n
         while self.eliminated[seat]:
             seat = (seat + d) % n
         return seat
 
-    def _victim(self, who: str) -> int:
-        """The chosen target (``who=target``) or the next player from the turn pointer."""
-        if who == "target" and self._target is not None:
-            return self._target
-        return self._next(self._pos)
+    _next = next_seat
 
-    def _actor_out(self) -> bool:
-        return self._out is not None and self._out == self._actor
+    def actor_out(self) -> bool:
+        return self._out is not None and self._out == self.actor
 
-    def _queue_uses_target(self) -> bool:
-        return any(s.get("who") == "target" for s in self._queue)
-
-    def _can_stack(self) -> bool:
-        card = self._card
+    def can_stack(self) -> bool:
+        card = self.card
         return (
             self.ruleset.stacking
-            and not self._first_phase
+            and not self.first_phase
             and self._out is None
             and card is not None
             and card.kind in self.ruleset.stack_kinds
         )
 
-    def _holds_stack_card(self, seat: int) -> bool:
+    def may_stack(self, seat: int) -> bool:
+        """Offer a stack only to a seat holding a stack card."""
         kinds = self.ruleset.stack_kinds
         return any(c.kind in kinds for c in self.hands[seat])
+
+    def may_play_again(self, seat: int) -> bool:
+        return bool(self._playable_cards(seat))
+
+    def ask(self, decision: Decision, seat: int) -> bool:
+        return self._ask(decision, seat)
+
+    def presses(self, seat: int, presses: int, reason: str, *, until: str = "count") -> bool:
+        return self._presses(seat, presses, reason, until=until)
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        self._emit(kind, **fields)
+
+    def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
+        self.stack, self._stack_reason, self._stack_skips = total, reason, skips
+        return self._ask(Decision.STACK, victim)
+
+    def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
+        n = step.number("n", 4)
+        self.stack += n
+        self._stack_reason, self._stack_skips = step.get("reason") or f"draw{n}", True
+        self._challenge = (
+            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+        )
+        return self._ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
+
+    def discard_color(self) -> None:
+        """Discard All: the actor's cards of its colour go under it on the pile."""
+        card, actor = self.card, self.actor
+        color = card.color if card is not None and card.color is not None else self.active_color
+        hand = self.hands[actor]
+        dumped = [c for c in hand if c.color is color and color is not None]
+        if dumped:
+            hand[:] = [c for c in hand if c.color is not color]
+            self.discard[-1:-1] = dumped
+            self._emit("discard", player=actor, cards=[c.code for c in dumped])
+            self._hand_shrank(actor)
+
+    def trade(self, seat: int, other: int) -> None:
+        self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
+        self._uno_open = None
+
+    def rotate(self) -> None:
+        """7-0's zero: every hand in play moves one seat in the direction of play."""
+        old = list(self.hands)
+        for seat in self.seats_in_play:
+            self.hands[self._next(seat)] = old[seat]
+        self._uno_open = None
+        self._emit("rotate", direction=self.direction, seats=self.seats_in_play)
 
     def _emit(self, kind: str, **fields: Any) -> None:
         event = {"type": kind, **fields}

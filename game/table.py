@@ -70,12 +70,12 @@ class TableMixin:
         self.pending = Decision.TURN
         self.turns = 0
         self.round_winner: int | None = None
-        self._queue: deque[Step] = deque()
-        self._actor = 0
-        self._card: Card | None = None
-        self._pos = 0
-        self._target: int | None = None
-        self._stack = 0
+        self.queue: deque[Step] = deque()
+        self.actor = 0
+        self.card: Card | None = None
+        self.pos = 0
+        self.target: int | None = None
+        self.stack = 0
         self._stack_reason = "hit"
         self._stack_skips = False
         self._challenge: tuple[int, int] | None = None
@@ -84,7 +84,7 @@ class TableMixin:
         self._uno_open: int | None = None
         self._uno_called = False
         self._drawn: Card | None = None
-        self._first_phase = False
+        self.first_phase = False
         self._legal: list[Any] | None = None
         #: The draw pile (the launcher's hopper model), next card out first.
         self.pile: deque[Card] = deque()
@@ -92,7 +92,7 @@ class TableMixin:
         self._then = "run"
         self._resume_to: tuple[Decision, int] = (Decision.TURN, 0)
 
-    def _left(self, seat: int) -> int:
+    def left_seat(self, seat: int) -> int:
         """The next seat still in play clockwise (deal order), whatever the direction of play."""
         n = self.num_players
         seat = (seat + 1) % n
@@ -170,7 +170,7 @@ class TableMixin:
             raise GameError(
                 f"card accounting broke: {len(cards)} cards, the deck has {len(self.ruleset.deck)}"
             )
-        self.dealer = self._left(self.dealer)
+        self.dealer = self.left_seat(self.dealer)
         self._deal(cards)
 
     def set_position(
@@ -225,9 +225,9 @@ class TableMixin:
         self.round_number += 1
         chance = self._chance
         chance.shuffle(cards)
-        order = [self._left(dealer)]
+        order = [self.left_seat(dealer)]
         while len(order) < self.players_in:
-            order.append(self._left(order[-1]))
+            order.append(self.left_seat(order[-1]))
         for _ in range(self.ruleset.hand_size):
             for seat in order:
                 self.hands[seat].append(cards.pop())
@@ -259,10 +259,10 @@ class TableMixin:
         raise GameError("every card in the deck is one the rules return when turned first")
 
     def _resolve_first_card(self, starter: Card) -> None:
-        self._actor = self._pos = self.dealer
-        self._card = starter
-        self._first_phase = True
-        self._queue = deque(self.ruleset.first_card.get(starter.kind, ()))
+        self.actor = self.pos = self.dealer
+        self.card = starter
+        self.first_phase = True
+        self.queue = deque(self.ruleset.first_card.get(starter.kind, ()))
         self._run()
 
     # -- round end ------------------------------------------------------------------
