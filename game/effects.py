@@ -60,11 +60,14 @@ class EffectContext(Protocol):
     card: Card | None  #: that card
     pos: int  #: the turn pointer: "next" is the seat after it
     direction: int
-    target: int | None  #: the seat a ``target`` block chose
     stack: int  #: presses waiting on a stack
     context: str  #: how the card was played (turn, play-again, stack, drawn, jump-in)
     first_phase: bool  #: resolving the first card turned up
     queue: deque[Step]  #: the blocks still to run
+
+    @property
+    def target(self) -> int | None:
+        """The seat a ``target`` block chose."""
 
     @property
     def options(self) -> Mapping[str, Any]: ...
