@@ -44,9 +44,10 @@ class Presser:
     """Presses ``launcher`` for a game's chance nodes and feeds the outcomes back.
 
     ``replay``: journaled press counts fed (in order) instead of pressing, for a
-    resumed game; a ``sim://`` launcher (identities known, seeded) is still
-    pressed while replaying so its random stream continues where it stopped.
-    ``on_outcome`` is called with every ``fired`` move played (to journal it).
+    resumed game; a ``sim://`` launcher (seeded) is still pressed while
+    replaying so its random stream continues where it stopped.
+    ``on_outcome`` is called with the ``fired`` move of every live press (to journal it;
+    replayed counts are in the journal already).
     """
 
     def __init__(
@@ -78,19 +79,27 @@ class Presser:
 
     def press_once(self, game: Game) -> None:
         """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
-        count = self._replay.popleft() if self._replay else None
-        if count is None:
-            count = self._press_live(game)
-        elif self.launcher.identities_known and not isinstance(self.launcher, DrawPile):
-            self._fast_forward(game)
-        outcome = Move.fired(count)
-        game.play(outcome)
-        if self.on_outcome is not None:
-            self.on_outcome(outcome)
+        game.play(Move.fired(self.next_count(lambda: self._sync(game))))
 
-    def _press_live(self, game: Game) -> int:
+    def next_count(self, sync: Callable[[], None]) -> int:
+        """Press once (or take the next journaled count) and return the cards counted.
+
+        ``sync`` first makes the launcher's hopper model match the caller's pile
+        (the engine's cards, or the referee's count of placeholders).
+        """
+        if self._replay:
+            count = self._replay.popleft()
+            if self.launcher.backend == "sim":
+                self._fast_forward(sync)
+            return count
+        count = self._press_live(sync)
+        if self.on_outcome is not None:
+            self.on_outcome(Move.fired(count))
+        return count
+
+    def _press_live(self, sync: Callable[[], None]) -> int:
         while True:
-            self._sync(game)
+            sync()
             try:
                 return self.launcher.hit().counted
             except LauncherFault as fault:
@@ -103,9 +112,9 @@ class Presser:
                 if taken is not None:
                     return taken
 
-    def _fast_forward(self, game: Game) -> None:
+    def _fast_forward(self, sync: Callable[[], None]) -> None:
         """Replaying a seeded simulation: press it too, so its random stream stays in step."""
-        self._sync(game)
+        sync()
         try:
             self.launcher.hit()
         except LauncherFault:
@@ -119,6 +128,18 @@ class Presser:
             return
         self.launcher.unload()
         self.launcher.load(game.pile)
+        self._generation = stamp
+
+    def sync_count(self, count: int, placeholder: Any, generation: int) -> None:
+        """Make the hopper model hold ``count`` placeholders (the referee knows no identities).
+
+        ``generation`` changes whenever the table deals or reloads.
+        """
+        stamp = (-1, generation)
+        if stamp == self._generation and self.launcher.remaining == count:
+            return
+        self.launcher.unload()
+        self.launcher.load([placeholder] * count)
         self._generation = stamp
 
     def close(self) -> None:

@@ -22,6 +22,7 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.cards import Card, Color, Kind
+from game.driver import Presser
 from game.effects import RUNNERS
 from game.errors import RulesetError
 from game.moves import Decision
@@ -108,7 +109,7 @@ class Referee:
         self,
         ruleset: Ruleset,
         players: Sequence[str],
-        launcher: Launcher[Any],
+        launcher: Launcher[Any] | Presser,
         *,
         announce: Announce | None = None,
         on_press: OnPress | None = None,
@@ -116,7 +117,11 @@ class Referee:
         check_refereeable(ruleset)
         ruleset.check_players(len(players))
         self.ruleset = ruleset
-        self.launcher = launcher
+        #: Presses the launcher (or feeds journaled counts): the engine's own driver.
+        self.presser = launcher if isinstance(launcher, Presser) else Presser(launcher)
+        #: Cards in the launcher by the referee's count (it never knows their identities).
+        self.pile_count = 0
+        self._pile_generation = 0
         self.state = RefereeState(list(players), [0] * len(players), [0] * len(players))
         self.announce: Announce = announce or (lambda text: None)
         self.on_press: OnPress = on_press or (lambda name, counted, reason, number: None)
@@ -181,14 +186,11 @@ class Referee:
         state.hands = [rules.hand_size] * len(state.players)
         state.discards, state.direction, state.phase = 0, 1, Phase.START
         state.top = state.color = None
-        self.launcher.unload()
-        self.launcher.load(
-            [PLACEHOLDER] * (len(rules.deck) - rules.hand_size * len(state.players) - 1)
-        )
+        self._load(len(rules.deck) - rules.hand_size * len(state.players) - 1)
         self.announce(
             f"Round {state.round_number}: {self.name(state.dealer)} deals "
             f"{rules.hand_size} cards each, "
-            f"turns one card up and loads the rest ({self.launcher.remaining}) into the launcher. "
+            f"turns one card up and loads the rest ({self.pile_count}) into the launcher. "
             "Enter the card turned up."
         )
 
@@ -490,9 +492,10 @@ class Referee:
         self._reload_if_empty()
         self.pressing = (seat, reason)
         try:
-            counted = self.launcher.hit().counted
+            counted = self.presser.next_count(self._sync)
         finally:
             self.pressing = None
+        self.pile_count -= min(counted, self.pile_count)
         state = self.state
         state.hands[seat] += counted
         if counted and state.exposed == seat:
@@ -504,17 +507,28 @@ class Referee:
     def _reload_if_empty(self) -> None:
         state = self.state
         if (
-            self.launcher.remaining
+            self.pile_count
             or state.discards <= 1
             or self.ruleset.options["empty_launcher"] != "reload"
         ):
             return
         reload, state.discards = state.discards - 1, 1
-        self.launcher.load([PLACEHOLDER] * reload)
+        self._load(reload)
         self.announce(
             f"The launcher is empty: take the discard pile except the top card ({reload} cards), "
             "shuffle it and load it into the launcher."
         )
+
+    def _load(self, count: int) -> None:
+        self.pile_count = count
+        self._pile_generation += 1
+
+    def _sync(self) -> None:
+        self.presser.sync_count(self.pile_count, PLACEHOLDER, self._pile_generation)
+
+    @property
+    def launcher(self) -> Launcher[Any]:
+        return self.presser.launcher
 
     # -- round end and scoring ----------------------------------------------------------
     def _end_round(self, seat: int) -> None:

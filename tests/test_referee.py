@@ -50,7 +50,7 @@ def snapshot(ref: Referee) -> str:
             state.stack,
             state.discards,
             len(state.presses),
-            ref.launcher.remaining,
+            ref.pile_count,
         )
     )
 
@@ -64,7 +64,7 @@ def test_plays_and_presses_move_the_turn_and_the_hand_counts() -> None:
 
 def test_the_launcher_holds_the_deck_minus_the_hands_and_the_top_card() -> None:
     ref = referee()
-    assert ref.launcher.remaining == 112 - 3 * 7 - 1
+    assert ref.pile_count == 112 - 3 * 7 - 1
 
 
 def test_a_card_that_does_not_match_is_refused_with_the_reason_and_nothing_changes() -> None:
@@ -208,7 +208,7 @@ def test_the_game_ends_at_the_target_and_lowest_scoring_charges_everyone() -> No
 
 def test_an_empty_launcher_is_reloaded_from_the_discard_pile_except_the_top_card() -> None:
     ref = enter(referee([200]), "red 7", "red 5", "press")
-    assert ref.launcher.remaining == 0
+    assert ref.pile_count == 0
     enter(ref, "red 3", "red 4")
     told: list[str] = []
     ref.announce = told.append

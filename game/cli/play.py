@@ -210,7 +210,7 @@ def _launcher(
     presser: Presser
 
     def journal_outcome(move: Move) -> None:
-        if writer is not None and not presser.replaying:
+        if writer is not None:
             writer.append({"type": MOVE, "chance": True, "moves": [str(move)]})
 
     def on_fault(fault: LauncherFault) -> int | None:

@@ -17,16 +17,17 @@ from game.chance import derive_seed, fresh_seed
 from game.cli.common import add_rule_arguments
 from game.cli.play import ask_after_jam
 from game.cli.simulate import parse_options
+from game.driver import Presser
 from game.errors import JournalError
 from game.journal import (
     ENTRY,
     PRESS,
     Journal,
-    JournaledLauncher,
     JournalWriter,
     Record,
     journal_session,
 )
+from game.moves import Move
 from game.prompt import (
     ENTRY_HELP,
     InputRejected,
@@ -40,7 +41,6 @@ from game.referee import Entry, IllegalEntry, Op, Phase, Referee, check_refereea
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
 from game.table_play import Console
 from game.tui import Painter, PressAnimator, Seat, TableView, render_help, render_table
-from launcher.base import Launcher
 from launcher.spec import open_launcher, resolve_spec
 
 EXAMPLE = 'uno-attack referee --ruleset attack --players "Ann,Sam,Kim" --launcher "sim://?seed=1"'
@@ -168,14 +168,15 @@ def _launcher(
     writer: JournalWriter | None,
     console: Console,
     holder: dict[str, Referee],
-) -> Launcher[Any]:
+) -> Presser:
     device = open_launcher(
         settings["launcher"], default_seed=derive_seed(int(settings["seed"]), "launcher")
     )
+    presser: Presser
 
-    def journal_press(counted: int) -> None:
+    def journal_press(move: Move) -> None:
         if writer is not None:
-            writer.append({"type": PRESS, "counted": counted})
+            writer.append({"type": PRESS, "counted": move.count})
 
     def on_fault(fault: Any) -> int | None:
         referee = holder.get("referee")
@@ -186,13 +187,14 @@ def _launcher(
         )
         return ask_after_jam(console, fault, who)
 
-    return JournaledLauncher(
+    presser = Presser(
         device,
-        on_press=journal_press,
+        owns_launcher=True,
         on_fault=on_fault,
+        on_outcome=journal_press,
         replay=journal.press_counts if journal else (),
-        repress=device.identities_known,
     )
+    return presser
 
 
 def _greet(
