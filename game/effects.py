@@ -236,8 +236,18 @@ def challenge(ctx: EffectContext, step: Step) -> bool:
         return ctx.challenge(victim, step, bool(can_challenge))
     total, ctx.stack = ctx.stack + n, 0
     ctx.pos = victim
-    ctx.emit("skip", player=victim, reason="draw-card")
+    ctx.queue.appendleft(skipped_step(victim, "draw-card"))
     return ctx.presses(victim, total, reason)
+
+
+def skipped_step(seat: int, reason: str) -> Step:
+    """Internal: log that ``seat`` loses the turn, after the presses that come with it."""
+    return StepType("skipped", (("seat", str(seat)), ("reason", reason)))
+
+
+def skipped(ctx: EffectContext, step: Step) -> bool:
+    ctx.emit("skip", player=int(step.get("seat")), reason=step.get("reason"))
+    return False
 
 
 def custom(ctx: EffectContext, step: Step) -> bool:
@@ -277,7 +287,7 @@ BLOCKS: dict[str, Block] = {
 }
 
 #: What the engine runs: the public blocks and the ones it inserts itself (never in a file).
-RUNNERS: dict[str, Block] = {**BLOCKS, "press_seat": press_seat}
+RUNNERS: dict[str, Block] = {**BLOCKS, "press_seat": press_seat, "skipped": skipped}
 
 #: Arguments each block accepts, and the allowed values of the non-numeric ones.
 _ARGS: dict[str, dict[str, tuple[str, ...]]] = {

@@ -29,7 +29,7 @@ from typing import Any
 from game.cards import COLORS, Card, Color, Kind, all_cards, sort_key
 from game.chance import Chance, fresh_seed, seeded
 from game.driver import Presser, open_game_launcher
-from game.effects import RUNNERS
+from game.effects import RUNNERS, skipped_step
 from game.errors import IllegalMove, RulesetError
 from game.explain import explain, explain_table
 from game.moves import Decision, Move, MoveKind
@@ -422,7 +422,7 @@ class Game(TableMixin):
             self._emit("take", player=seat, presses=total)
             if self._stack_skips:
                 self.pos = seat
-                self._emit("skip", player=seat, reason="take")
+                self.queue.appendleft(skipped_step(seat, "take"))
             self._challenge = None
             if not self._presses(seat, total, self._stack_reason):
                 self._run()
@@ -440,7 +440,7 @@ class Game(TableMixin):
         if move.kind is MoveKind.ACCEPT:
             self._emit("accept", player=seat)
             self.pos = seat
-            self._emit("skip", player=seat, reason="accept")
+            self.queue.appendleft(skipped_step(seat, "accept"))
             waiting = self._presses(seat, total, self._stack_reason)
         else:
             waiting = self._resolve_challenge(seat, guilty_n, innocent_n)
@@ -459,7 +459,7 @@ class Game(TableMixin):
         if self._guilty:
             return self._presses(accused, guilty_n, "challenge")
         self.pos = seat
-        self._emit("skip", player=seat, reason="challenge")
+        self.queue.appendleft(skipped_step(seat, "challenge"))
         return self._presses(seat, innocent_n, "challenge")
 
     # -- table (out-of-turn) moves ------------------------------------------------
