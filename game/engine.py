@@ -22,6 +22,8 @@ naming the broken rule, changing nothing.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
@@ -33,6 +35,7 @@ from game.effects import RUNNERS, skipped_step
 from game.errors import IllegalMove, RulesetError
 from game.explain import explain, explain_table
 from game.moves import Decision, Move, MoveKind
+from game.observe import Observation, Outcome, redact
 from game.rulesets import Ruleset, Step, load_ruleset
 from game.table import PressDue, TableMixin
 from launcher.base import Launcher
@@ -88,6 +91,7 @@ class Game(TableMixin):
             else Presser(launcher, owns_launcher=owns_launcher)
         )
         self.pile_generation = 0
+        self._stack_of_states: list[dict[str, Any]] = []
         self.context = "turn"
         self._drawn_cards = 0
         self._last_volley: tuple[Card, ...] = ()
@@ -245,6 +249,77 @@ class Game(TableMixin):
     def drawn_card(self) -> Card | None:
         """The card a DRAWN decision is about."""
         return self._drawn
+
+    # -- python-chess-style API: copy, push/pop, outcome, observation ------------------
+    def copy(self) -> Game:
+        """An independent copy of the game with no launcher and no event callback.
+
+        Its chance stream continues like this game's; its presses are chance
+        nodes the caller feeds (``fired:N``), so a search never touches a device.
+        """
+        new = object.__new__(Game)
+        new.__dict__.update(self._state())
+        new.presser = None
+        new.on_event = None
+        new._owns_launcher = False
+        return new
+
+    def push(self, move: Move | str) -> None:
+        """Make ``move`` and remember the state before it, so :meth:`pop` can undo it."""
+        snapshot = self._state()
+        self.play(move)
+        self._stack_of_states.append(snapshot)
+
+    def pop(self) -> None:
+        """Undo the last :meth:`push` (the events it caused are dropped too)."""
+        if not self._stack_of_states:
+            raise IndexError("pop from a game with no pushed moves")
+        snapshot = self._stack_of_states.pop()
+        keep = self._stack_of_states
+        self.__dict__.update(snapshot)
+        self._stack_of_states = keep
+
+    def _state(self) -> dict[str, Any]:
+        """A snapshot of every mutable part of the game (shallow where values are immutable)."""
+        state = dict(self.__dict__)
+        state["hands"] = [list(hand) for hand in self.hands]
+        state["discard"] = list(self.discard)
+        state["pile"] = deque(self.pile)
+        state["queue"] = deque(self.queue)
+        state["events"] = list(self.events)
+        state["scores"] = list(self.scores)
+        state["eliminated"] = list(self.eliminated)
+        state["_stack_of_states"] = list(self._stack_of_states)
+        state["_due"] = None if self._due is None else dataclasses.replace(self._due)
+        state["_chance"] = copy.deepcopy(self._chance)
+        return state
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it is on."""
+        if self.winner is None:
+            return None
+        termination = (
+            "elimination" if self.ruleset.options["scoring"] == "elimination" else "target"
+        )
+        return Outcome(self.winner, tuple(self.scores), self.round_number, termination)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now (its hand, the sizes of the others, the public history)."""
+        mine = seat == self.decider and self.pending is not Decision.PRESS
+        return Observation(
+            seat=seat,
+            hand=tuple(c.code for c in self.hand(seat)),
+            hand_sizes=tuple(self.hand_sizes),
+            top_card=self.discard[-1].code,
+            active_color=self.active_color.value if self.active_color else None,
+            direction=self.direction,
+            pending=self.pending.value,
+            decider=self.decider,
+            legal_moves=tuple(str(m) for m in self.legal_moves()) if mine else (),
+            scores=tuple(self.scores),
+            pile_size=len(self.pile),
+            history=tuple(redact(e, seat) for e in self.events),
+        )
 
     def __repr__(self) -> str:
         return (
