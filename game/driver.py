@@ -12,8 +12,10 @@ path.
 A jam (:class:`~hardware.errors.LauncherFault`) with no fault handler leaves the
 game exactly at the pending press: nothing is half-applied, and calling
 :meth:`settle` again after the jam is cleared resumes it. With a handler (the
-``play`` table asks the person how many cards came out) the answer is fed as
-the press's outcome.
+``play`` and ``referee`` tables ask the person) the press's outcome is the cards
+the launcher counted before the jam plus the cards the person pulled out by
+hand: all of them belong to the player who pressed. Only when nothing came out
+at all (none counted, none pulled out) is the press made again.
 
 The launcher's hopper model mirrors the engine's draw pile (:attr:`Game.pile`):
 before a press the driver reloads the hopper whenever the engine dealt,
@@ -107,10 +109,11 @@ class Presser:
                 self._generation = None  # cards may have left the hopper model
                 if self.on_fault is None:
                     raise
+                before = fault.counted  # counted before the jam: they are the presser's
                 taken = self.on_fault(fault)
                 clear_fault(self.launcher)
-                if taken is not None:
-                    return taken
+                if taken is not None or before:
+                    return before + (taken or 0)
 
     def _fast_forward(self, sync: Callable[[], None]) -> None:
         """Replaying a seeded simulation: press it too, so its random stream stays in step."""

@@ -225,3 +225,34 @@ def test_a_resumed_play_game_equals_the_uninterrupted_one() -> None:
     _, journaled = run(20)
     resumed, _ = run(60, replay=journaled)
     assert resumed == full
+
+
+class JamsAfterCounting(ScriptedLauncher[int]):
+    """The first press counts ``before`` cards and then jams (a card stuck behind them)."""
+
+    def __init__(self, before: int) -> None:
+        super().__init__([1])
+        self.before = before
+        self.jammed = False
+
+    def _press(self, loaded: int) -> int:
+        if not self.jammed:
+            self.jammed = True
+            error = LauncherJam("card stuck in the throat")
+            error.counted = self.before
+            raise error
+        return super()._press(loaded)
+
+
+@pytest.mark.parametrize(("before", "pulled", "outcome"), [(2, 1, 3), (2, None, 2), (0, 1, 1)])
+def test_after_a_jam_the_presser_gets_the_counted_and_the_pulled_out_cards(
+    before: int, pulled: int | None, outcome: int
+) -> None:
+    presser = Presser(JamsAfterCounting(before), on_fault=lambda fault: pulled)
+    assert counts_of(presser, 1, _pile(10)) == [outcome]
+
+
+def test_after_a_jam_with_nothing_out_at_all_the_press_is_made_again() -> None:
+    launcher = JamsAfterCounting(0)
+    presser = Presser(launcher, on_fault=lambda fault: None)
+    assert counts_of(presser, 1, _pile(10)) == [1] and launcher.presses == 2

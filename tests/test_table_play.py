@@ -242,7 +242,7 @@ def test_a_jammed_launcher_stops_the_game_until_the_person_clears_it(
         )
     text = out.getvalue()
     assert code == 0
-    assert "⚠ The launcher stopped" in text and "Cards pulled out for GreedyBot2" in text
+    assert "⚠ The launcher stopped" in text and "Cards pulled out by hand for GreedyBot2" in text
     assert re.search(r"1 card flew out!", text.split("Cards pulled out", 1)[1])
     assert "Final: " in text
 

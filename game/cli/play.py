@@ -232,10 +232,13 @@ def ask_after_jam(console: Console, fault: LauncherFault, who: str) -> int | Non
     """Tell the table about a jam, wait for it to be cleared, ask how many cards came out."""
     console.say(console.painter.paint(f"⚠ The launcher stopped: {fault} ({fault.fault}).", "alert"))
     console.say(f"  {fault.hint or 'Clear the launcher.'}")
+    if fault.counted:
+        console.say(f"  {fault.counted} card(s) came out before it stopped: they are {who}'s.")
+    again = "none" if fault.counted else "none, press again"
     while True:
         try:
             answer = console.read(
-                f"  Cards pulled out for {who} (they keep them; Enter = none, press again): "
+                f"  Cards pulled out by hand for {who} (they keep them; Enter = {again}): "
             )
         except EOFError:
             raise QuitRequested() from None
