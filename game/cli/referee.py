@@ -147,7 +147,11 @@ def _referee(
             session.replay([Entry.from_record(r) for r in journal.of_type(ENTRY)])
         session.run()
     except (QuitRequested, KeyboardInterrupt) as stop:
-        where = f" Continue with: uno-attack referee --resume {writer.path}" if writer else ""
+        where = (
+            f" Continue with: uno-attack referee --resume {writer.path}"
+            if writer
+            else " Nothing was saved (no --journal FILE was given)."
+        )
         console.say(f"\nStopped.{where}")
         if isinstance(stop, KeyboardInterrupt):
             raise
@@ -297,11 +301,13 @@ class RefereeSession:
         color, seat, count = entry.color, entry.seat, entry.count
         if card.is_wild and color is None:
             color = self._pick(
-                Menu(list(COLORS), [c.name.lower() for c in COLORS], what="colour"),
+                Menu(list(COLORS), [c.name.lower() for c in COLORS], what="colour", numbered=False),
                 f"Colour chosen for the {card.title}? ",
             )
         if referee.phase is not Phase.START and referee.needs_target(card) and seat is None:
-            menu = Menu(list(range(len(referee.players))), referee.players, what="player")
+            menu = Menu(
+                list(range(len(referee.players))), referee.players, what="player", numbered=False
+            )
             seat = self._pick(menu, f"Aimed at whom ({', '.join(referee.players)})? ")
         if referee.phase is not Phase.START and referee.discards_color(card) and count is None:
             count = self._number(
