@@ -93,7 +93,7 @@ class Game(TableMixin):
         self.pile_generation = 0
         self._stack_of_states: list[dict[str, Any]] = []
         self.context = "turn"
-        self._drawn_cards = 0
+        self._drawn_cards = self._draw_empties = 0
         self._last_volley: tuple[Card, ...] = ()
         self._due_seat_drawn = 0
         self.seed = seed
@@ -630,7 +630,7 @@ class Game(TableMixin):
         self._emit("draw", player=seat)
         self._last_volley = ()
         self._due_seat_drawn = seat
-        self._drawn_cards = 0
+        self._drawn_cards = self._draw_empties = 0
         until = "playable" if self._draw_presses > 1 else "count"
         self._presses(seat, self._draw_presses, "draw", until=until, then="draw")
 
@@ -667,14 +667,15 @@ class Game(TableMixin):
         self._begin_turn(self._next(self.pos))
 
     def _begin_turn(self, seat: int) -> None:
+        limit = self._turn_limit
+        if limit and self.turns >= limit:  # round_turn_limit turns were played: no more
+            self._end_round(None)
+            return
         self.current = self.decider = seat
         self.pending = Decision.TURN
         self._legal = None
         self.turns += 1
         self.total_turns += 1
-        limit = self._turn_limit
-        if limit and self.turns > limit:
-            self._end_round(None)
 
     def _ask(self, decision: Decision, seat: int) -> bool:
         """Stop for ``seat``'s decision; the log says which moves were offered."""

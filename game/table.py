@@ -57,6 +57,7 @@ class TableMixin:
     pile_generation: int
     _last_volley: tuple[Card, ...]
     _drawn_cards: int
+    _draw_empties: int
     _due_seat_drawn: int
 
     def _reset_round_state(self) -> None:
@@ -378,8 +379,13 @@ class TableMixin:
             return bool(cards)
         if due.until == "playable":  # house rule draw_until_playable: the cap counts cards
             self._drawn_cards += len(cards)
-            cap = int(self.ruleset.options["draw_until_cap"])
-            return self._drawn_cards >= cap or any(self._fits(c) for c in cards)
+            self._draw_empties += not cards
+            options = self.ruleset.options
+            return (
+                self._drawn_cards >= int(options["draw_until_cap"])
+                or self._draw_empties >= int(options["hit_fire_cap"])
+                or any(self._fits(c) for c in cards)
+            )
         return False
 
     def _continue(self) -> None:

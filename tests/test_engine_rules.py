@@ -198,3 +198,24 @@ def test_the_decisions_offered_are_logged() -> None:
 def test_codes_helper_is_used() -> None:  # keeps the helper import honest
     game = position("attack", ["B3", "G5"], "R1")
     assert codes(game, 0) == ["B3"] and "deal" in types(game)
+
+
+def test_a_turn_limit_round_ends_after_exactly_that_many_turns() -> None:
+    game = Game.new("attack", 3, seed=4, options={"round_turn_limit": 10})
+    while not game.is_round_over():
+        game.play(game.legal_moves()[-1])
+    end = next(e for e in game.events if e["type"] == "round_end")
+    played = sum(e["type"] in ("draw",) or e.get("reason") == "turn" for e in game.events)
+    assert end["reason"] == "turn-limit" and end["turns"] == 10 == played
+
+
+def test_draw_until_playable_gives_up_after_hit_fire_cap_empty_presses() -> None:
+    game = position(
+        "classic",
+        ["B2 B3", "G5 G6"],
+        "R1",
+        counts=[0],
+        options={"draw_until_playable": True, "draw_until_cap": 1, "hit_fire_cap": 5},
+    )
+    game.play("draw")
+    assert len(hits(game)) == 5 and game.decider == 1
