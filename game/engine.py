@@ -5,9 +5,14 @@
 >>> move = game.legal_moves()[0]
 >>> game.play(move)
 
-Every hit presses the launcher through its interface only (``load``, ``hit``,
-``unload``, ``remaining``); in ``classic`` and ``pocket`` the draw pile is a
-:class:`~launcher.base.DrawPile` — one code path. All randomness comes from the
+Every hit is a launcher press, and every press is a chance move: the engine
+never touches a device. It stops with ``pending`` = ``Decision.PRESS`` and
+:attr:`Game.press_due`; the game's :class:`~game.driver.Presser` (or the caller,
+for ``Game.new(..., presses=False)``) presses and feeds ``fired:N`` back. The
+draw pile is the engine's own :attr:`Game.pile`; in ``classic`` and ``pocket``
+the device is a :class:`~launcher.base.DrawPile` — one code path. Card effects
+are :mod:`game.effects` blocks run through the :class:`~game.effects.EffectContext`
+protocol, which the referee implements too. All randomness comes from the
 injected chance source, so the same seed, ruleset, players and launcher spec
 replay the same event stream. The engine does no I/O: events go to
 :attr:`Game.events` and, as each happens, to the ``on_event`` callback.
