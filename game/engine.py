@@ -460,11 +460,11 @@ class Game(TableMixin):
         if move.kind is MoveKind.DRAW:
             self._draw(seat)
         else:
-            self._play_card(seat, move.card, "turn")  # type: ignore[arg-type]
+            self._play_card(seat, move.required_card, "turn")
 
     def _on_color(self, move: Move, seat: int) -> None:
         self.active_color = move.color
-        self._emit("color", player=seat, color=move.color.value)  # type: ignore[union-attr]
+        self._emit("color", player=seat, color=move.required_color.value)
         self._run()
 
     def _on_target(self, move: Move, seat: int) -> None:
@@ -479,20 +479,21 @@ class Game(TableMixin):
             self.pos = seat
             self._after_effects()
         else:
-            self._play_card(seat, move.card, "drawn")  # type: ignore[arg-type]
+            self._play_card(seat, move.required_card, "drawn")
 
     def _on_play_again(self, move: Move, seat: int) -> None:
         if move.kind is MoveKind.PASS:
             self._emit("pass", player=seat)
             self._run()
         else:
-            self._play_card(seat, move.card, "play-again", keep_pos=True)  # type: ignore[arg-type]
+            self._play_card(seat, move.required_card, "play-again", keep_pos=True)
 
     def _on_give(self, move: Move, seat: int) -> None:
         receiver = self._next(self.pos)
-        self.hands[seat].remove(move.card)  # type: ignore[arg-type]
-        self.hands[receiver].append(move.card)  # type: ignore[arg-type]
-        self._emit("give", player=seat, to=receiver, card=move.card.code)  # type: ignore[union-attr]
+        card = move.required_card
+        self.hands[seat].remove(card)
+        self.hands[receiver].append(card)
+        self._emit("give", player=seat, to=receiver, card=card.code)
         self._hand_shrank(seat)
         self._run()
 
@@ -508,7 +509,7 @@ class Game(TableMixin):
                 self._run()
         else:
             self._challenge = None
-            self._play_card(seat, move.card, "stack")  # type: ignore[arg-type]
+            self._play_card(seat, move.required_card, "stack")
 
     def _on_challenge(self, move: Move, seat: int) -> None:
         if move.kind is MoveKind.PLAY:
@@ -554,15 +555,15 @@ class Game(TableMixin):
             self._uno_called = True
             self._emit("uno", player=self._uno_open, by=self._uno_open, caught=False)
         elif move.kind is MoveKind.CATCH:
-            victim = move.target
+            victim = move.required_target
             self._uno_open = None
             self._emit("uno", player=victim, by=move.by, caught=True)
             penalty = int(self.ruleset.options["uno_penalty"])
-            self._presses(victim, penalty, "uno-penalty", then="resume")  # type: ignore[arg-type]
+            self._presses(victim, penalty, "uno-penalty", then="resume")
         else:
             self._uno_open = None if self._uno_open != move.by else self._uno_open
-            self.current = move.by  # type: ignore[assignment]
-            self._play_card(move.by, move.card, "jump-in")  # type: ignore[arg-type]
+            self.current = move.required_by
+            self._play_card(move.required_by, move.required_card, "jump-in")
 
     def _penalize(self, move: Move) -> None:
         presses = self.ruleset.options["suggestion_penalty"]

@@ -79,6 +79,34 @@ class Move:
     by: int | None = None
     count: int | None = None
 
+    # -- typed access: each kind's required field (no Optional at the call site) ------
+    @property
+    def required_card(self) -> Card:
+        """The card of a ``play``/``give`` move (ValueError for other kinds)."""
+        if self.card is None:
+            raise ValueError(f"move {self.kind.value} carries no card")
+        return self.card
+
+    @property
+    def required_color(self) -> Color:
+        if self.color is None:
+            raise ValueError(f"move {self.kind.value} carries no colour")
+        return self.color
+
+    @property
+    def required_target(self) -> int:
+        """The seat a ``target``/``catch``/``penalize`` move names."""
+        if self.target is None:
+            raise ValueError(f"move {self.kind.value} names no seat")
+        return self.target
+
+    @property
+    def required_by(self) -> int:
+        """The seat that makes an out-of-turn move."""
+        if self.by is None:
+            raise ValueError(f"move {self.kind.value} has no acting seat")
+        return self.by
+
     # -- constructors ---------------------------------------------------------
     @staticmethod
     def play(card: Card, by: int | None = None) -> Move:
@@ -109,13 +137,13 @@ class Move:
     def __str__(self) -> str:
         kind = self.kind
         if kind is MoveKind.PLAY:
-            text = self.card.code  # type: ignore[union-attr]
+            text = self.required_card.code
         elif kind in _BARE:
             text = kind.value
         elif kind is MoveKind.COLOR:
-            text = f"color:{self.color.value}"  # type: ignore[union-attr]
+            text = f"color:{self.required_color.value}"
         elif kind is MoveKind.GIVE:
-            text = f"give:{self.card.code}"  # type: ignore[union-attr]
+            text = f"give:{self.required_card.code}"
         elif kind is MoveKind.FIRED:
             text = f"fired:{self.count}"
         else:
