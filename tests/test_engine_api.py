@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from game import Decision, Game, Move
 
@@ -70,3 +72,31 @@ def test_an_observation_shows_only_the_seats_own_cards() -> None:
     assert view.hand == tuple(c.code for c in game.hand(1))
     assert all("cards" not in e for e in view.history if e["type"] == "hit" and e["player"] != 1)
     assert (view.legal_moves != ()) == (game.decider == 1)
+
+
+@settings(max_examples=40, deadline=None)
+@given(
+    st.sampled_from(["attack", "attack-original", "attack-mega-hit", "classic", "pocket"]),
+    st.integers(0, 2**32),
+    st.integers(1, 30),
+)
+def test_pushing_random_moves_then_popping_them_all_restores_the_game(
+    ruleset: str, seed: int, depth: int
+) -> None:
+    import random
+
+    rng = random.Random(seed)
+    game = Game.new(ruleset, 3, seed=seed, presses=False)
+    start = (list(game.events), [list(h) for h in game.hands], list(game.pile), game.scores[:])
+    pushed = 0
+    while pushed < depth and not game.is_round_over():
+        if game.pending is Decision.PRESS:
+            game.push(Move.fired(rng.choice([0, 1, 3])))
+        else:
+            game.push(rng.choice(game.legal_moves()))
+        pushed += 1
+    twin = game.copy()
+    for _ in range(pushed):
+        game.pop()
+    assert (game.events, game.hands, list(game.pile), game.scores) == start
+    assert twin.events[: len(start[0])] == start[0]
