@@ -81,10 +81,10 @@ class GreedyBot(Bot):
             keep = drawn is None or (
                 drawn.card is not None and drawn.card.is_wild and len(game.hands[seat]) > 2
             )
-            return moves[-1] if keep else drawn  # type: ignore[return-value]
+            return moves[-1] if keep or drawn is None else drawn
         if not plays:
             return moves[-1]  # draw / pass
-        return max(plays, key=lambda m: self._value(game, seat, m.card))  # type: ignore[arg-type]
+        return max(plays, key=lambda m: self._value(game, seat, m.required_card))
 
     def _value(self, game: Game, seat: int, card: Card) -> float:
         hand = game.hands[seat]

@@ -136,8 +136,8 @@ FORCED: dict[tuple[str, ...], list[str]] = {
     ("firmware", "install"): ["--dry-run"],
     ("play",): ["--rounds", "1"],
     ("simulate",): ["--games", "2"],
-    ("launcher", "serve"): ["--idle", "0.2"],
-    ("launcher", "acceptance"): ["--report", "acceptance.json"],  # its default is an output too  # a button-driven serve runs until Ctrl-C
+    ("launcher", "serve"): ["--idle", "0.2"],  # a button-driven serve runs until Ctrl-C
+    ("launcher", "acceptance"): ["--report", "acceptance.json"],  # its default is an output
 }
 #: Outputs a command may replace (only with --force, never when they are inputs too).
 REPLACED = {"out", "plot", "pid_file", "link", "report"}
