@@ -26,7 +26,7 @@ The emulated core runs at 0.1-0.3x real time, so the host's link timers are rela
 from __future__ import annotations
 
 import threading
-from collections.abc import Iterable
+from collections.abc import Callable, Iterable
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -73,6 +73,9 @@ class MechanismDriver:
         self.lock = threading.Lock()
         self.error: BaseException | None = None
         self.steps = 0
+        #: Called in the driver's thread after every step (tests use it to act at a moment
+        #: of emulated time, e.g. cut the power in the middle of a job).
+        self.on_step: Callable[[MechanismDriver], None] | None = None
         self._stop = threading.Event()
         self._thread = threading.Thread(target=self._run, name="pico-sim-mechanism", daemon=True)
 
@@ -101,6 +104,8 @@ class MechanismDriver:
                 self.board.step(0.5)  # two edges in one step: let the firmware see each
             self.board.drive(BEAM_PIN, 0 if blocked else 1)
         self.steps += 1
+        if self.on_step is not None:
+            self.on_step(self)
 
     def stop(self) -> None:
         self._stop.set()
@@ -233,9 +238,14 @@ def _board(parsed: ParsedSpec, serial_port: int | None, flash: str | None) -> Pi
                 hint=f"expected {SPEC_FORM}",
             )
         return PicoBoard.attach(serial_port, int(ctl))
+    if flash and not Path(flash).exists():
+        raise BadSpec(f"{parsed.spec}: no flash image {flash}")
+    return start_board(flash)
+
+
+def start_board(flash: Path | str | None = None) -> PicoBoard:
+    """Boot an emulated Pico from a copy of ``flash`` (default: our firmware, installed once)."""
     image = Path(flash) if flash else prepared_flash()
-    if not image.exists():
-        raise BadSpec(f"{parsed.spec}: no flash image {image}")
     board = PicoBoard(realtime=True)
     board.flash.write_bytes(image.read_bytes())  # a private copy: the game never alters the cache
     return board.start()

@@ -40,8 +40,9 @@ def boot_fields(tap: SerialTap, start: int = 0) -> dict[str, str]:
 
 
 @pytest.fixture(scope="session")
-def installed_image(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    return prepared_flash(tmp_path_factory.mktemp("pico-cache"))
+def installed_image() -> Path:
+    """Our firmware installed by mpremote on a fresh board, once per firmware version (cached)."""
+    return prepared_flash()
 
 
 @pytest.fixture
