@@ -88,8 +88,11 @@ class PicoBoard:
         workdir: Path | str | None = None,
     ) -> None:
         """``flash`` is the 2 MB flash image (created if missing, saved at every reboot)."""
-        self._tmp = tempfile.TemporaryDirectory(prefix="pico-sim-") if workdir is None else None
-        self.workdir = Path(workdir) if workdir is not None else Path(self._tmp.name)  # type: ignore[union-attr]
+        self._tmp: tempfile.TemporaryDirectory[str] | None = None
+        if workdir is None:
+            self._tmp = tempfile.TemporaryDirectory(prefix="pico-sim-")
+            workdir = self._tmp.name
+        self.workdir = Path(workdir)
         self.flash = Path(flash) if flash is not None else self.workdir / "flash.bin"
         self.realtime = realtime
         self.lockstep = lockstep
@@ -116,6 +119,7 @@ class PicoBoard:
     def command_line(self) -> list[str]:
         command = ["node", str(SCRIPT), "--uf2", str(UF2), "--flash", str(self.flash)]
         command += ["--port", str(self.port), "--ctl-port", str(self.ctl_port)]
+        command.append("--exit-with-stdin")  # no orphan emulator if this process is killed
         if self.pty:
             command += ["--pty", self.pty]
         if self.realtime:
@@ -134,7 +138,7 @@ class PicoBoard:
         self.port, self.ctl_port = _free_port(), _free_port()
         self._process = subprocess.Popen(
             self.command_line(),
-            stdin=subprocess.DEVNULL,
+            stdin=subprocess.PIPE,
             stdout=subprocess.DEVNULL,
             stderr=subprocess.PIPE,
         )
@@ -193,8 +197,9 @@ class PicoBoard:
                 except subprocess.TimeoutExpired:
                     process.kill()
                     process.wait()
-            if process.stderr is not None:
-                process.stderr.close()
+            for pipe in (process.stdin, process.stderr):
+                if pipe is not None:
+                    pipe.close()
         if self._tmp is not None:
             self._tmp.cleanup()
             self._tmp = None

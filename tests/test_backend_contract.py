@@ -30,10 +30,10 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge.pico_board import PicoBoard, emulator_missing, prepared_flash
 from hardware.errors import LauncherError, LauncherFault, LauncherJam
 from launcher.base import Launcher, Volley
 from launcher.errors import BadSpec
-from firmware_bridge.pico_board import PicoBoard, emulator_missing, prepared_flash
 from launcher.spec import open_launcher
 
 #: A profile that fires on most presses, so a dozen presses move plenty of cards.

@@ -50,6 +50,7 @@ for (let i = 2; i < process.argv.length; i++) {
   else if (a === '--no-flash-model') args.noFlashModel = true;
   else if (a === '--poll-usb') args.pollUsb = true;
   else if (a === '--lockstep') args.lockstep = true;
+  else if (a === '--exit-with-stdin') args.exitWithStdin = true;
   else {
     console.error(`unknown argument ${a}`);
     process.exit(2);
@@ -705,6 +706,13 @@ if (args.stdio) {
     if (process.stdin.isTTY && chunk[0] === 24) process.exit(0); // Ctrl+X quits on a TTY
     hostInput(chunk);
   });
+}
+
+// --exit-with-stdin: the parent holds our stdin open; when it dies, even by SIGKILL, we go too.
+if (args.exitWithStdin && !args.stdio) {
+  process.stdin.on('data', () => {});
+  process.stdin.on('end', () => process.exit(0));
+  process.stdin.on('error', () => process.exit(0));
 }
 
 process.on('SIGINT', () => process.exit(0));
