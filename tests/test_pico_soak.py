@@ -84,12 +84,19 @@ def soak(jobs: int) -> None:
         launcher.load(range(jobs * 3))
         volleys = [launcher.hit() for _ in range(jobs)]
         injected = board.fault_counts()
+        firmware_total = launcher.status().total  # cards the firmware counted since it booted
         fed = launcher.cards_fed
         resets = board.clock()["resets"]
     host_jobs = [job.job for job in launcher.jobs]
+    counted = sum(v.counted for v in volleys)
+    overshoot = fed - firmware_total
+    print(f"{jobs} jobs, {counted} cards counted, {overshoot} thrown after a stop, {injected}")
     assert len(host_jobs) == jobs and len(set(host_jobs)) == jobs  # every press was one job
     assert all(v.counted == v.meta["requested"] for v in volleys)  # none lost or cut short
-    assert sum(v.counted for v in volleys) == fed  # none run twice: every card out was counted
+    assert counted == firmware_total  # no job ran twice: the firmware counted what we were told
+    # The quick roller (a card every 20 ms) can throw one more card when the n-th card's edge
+    # waits behind a command the firmware is still decoding (~15 ms): docs/firmware.md.
+    assert 0 <= overshoot <= max(1, jobs // 100)
     assert resets == 0
     assert injected["dropped"] > 0 and injected["corrupted"] > 0, injected
 
