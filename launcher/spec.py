@@ -46,6 +46,7 @@ HANDLERS: dict[str, str] = {
     "gpio": "launcher.gpio:open_spec",
     "serial": "launcher.serial:open_spec",
     "emu": "launcher.emu:open_spec",
+    "pico-sim": "launcher.pico_sim:open_spec",
 }
 
 

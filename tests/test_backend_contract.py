@@ -8,11 +8,14 @@ states one promise it relies on and runs it against every backend opened by
 * ``sim``        ``sim://`` -- the hopper model is the hopper;
 * ``gpio-mock``  ``gpio://?mock=1`` -- gpiozero's MockFactory + the mechanism model, virtual clock;
 * ``emu``        ``emu://?fast=1`` -- the firmware logic on a pty, through the real serial client;
+* ``pico-sim``   ``pico-sim://`` -- the real firmware under real MicroPython on an emulated RP2040
+  (rp2040js), one board shared by the module (each launcher attaches to it), few examples;
 * ``gpio``       real pins, only with ``UNO_ATTACK_TEST_GPIO=1`` (+ ``UNO_ATTACK_TEST_GPIO_SPEC``);
 * ``serial``     a real Pico, only with ``UNO_ATTACK_TEST_SERIAL=/dev/ttyACM0``.
 
 The two hardware backends are skipped, with the reason, unless their variable is set;
-that is the only skip in this file. docs/testing.md says how to run them on a Pi / Pico.
+that is the only skip in this file (besides ``pico-sim`` outside CI when Node.js or rp2040js
+is missing). docs/testing.md says how to run them on a Pi / Pico.
 """
 
 from __future__ import annotations
@@ -27,6 +30,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
+from firmware_bridge.pico_board import PicoBoard, emulator_missing, prepared_flash
 from hardware.errors import LauncherError, LauncherFault, LauncherJam
 from launcher.base import Launcher, Volley
 from launcher.errors import BadSpec
@@ -77,6 +81,45 @@ def _fill_emulator(launcher: Launcher[Any], n: int) -> None:
     launcher.emulator.load(n)  # type: ignore[attr-defined]
 
 
+def _fill_pico(launcher: Launcher[Any], n: int) -> None:
+    launcher.fill(n)  # type: ignore[attr-defined]
+
+
+class SharedPico:
+    """One emulated Pico for the whole module: booting one costs seconds, attaching none."""
+
+    board: PicoBoard | None = None
+
+    @classmethod
+    def base(cls) -> str:
+        if cls.board is None:
+            image = prepared_flash()
+            board = PicoBoard()
+            board.flash.write_bytes(image.read_bytes())
+            cls.board = board.start()
+        return f"pico-sim://127.0.0.1:{cls.board.ctl_port}?serial={cls.board.port}"
+
+    @classmethod
+    def stop(cls) -> None:
+        if cls.board is not None:
+            cls.board.stop()
+            cls.board = None
+
+
+@dataclass(frozen=True)
+class PicoBackend(Backend):
+    """The emulated Pico: its spec names the shared board, started on first use."""
+
+    def spec(self, seed: int = 7, **options: object) -> str:
+        return with_options(SharedPico.base(), seed=seed, profile=PROFILE, **options)
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _stop_the_shared_pico() -> Iterator[None]:
+    yield
+    SharedPico.stop()
+
+
 SIM = Backend("sim", "sim://", "sim", deterministic=True, motor=False, identities_known=True)
 GPIO_MOCK = Backend(
     "gpio-mock",
@@ -95,6 +138,21 @@ EMU = Backend(
     motor=True,
     identities_known=False,
     fill=_fill_emulator,
+)
+PICO = PicoBackend(
+    "pico-sim",
+    "pico-sim://",
+    "pico-sim",
+    deterministic=True,
+    motor=True,
+    identities_known=False,
+    fill=_fill_pico,
+    max_examples=4,
+    max_load=5,
+)
+_NO_PICO = pytest.mark.skipif(  # in CI a missing emulator fails instead (the board won't start)
+    emulator_missing() is not None and not os.environ.get("CI"),
+    reason=f"the emulated Pico: {emulator_missing()}",
 )
 #: Real hardware: counts come from a real roller; a person filled the hopper beforehand.
 REAL_GPIO = Backend(
@@ -132,6 +190,7 @@ ALL = [
     pytest.param(SIM, id="sim"),
     pytest.param(GPIO_MOCK, id="gpio-mock"),
     pytest.param(EMU, id="emu"),
+    pytest.param(PICO, id="pico-sim", marks=_NO_PICO),
     pytest.param(REAL_GPIO, id="gpio", marks=_NO_GPIO),
     pytest.param(REAL_SERIAL, id="serial", marks=_NO_SERIAL),
 ]
@@ -355,6 +414,7 @@ def test_no_sequence_of_loads_hits_and_unloads_creates_or_loses_a_card(backend: 
 FAULTY = [
     pytest.param(GPIO_MOCK, "&catch=1&sounds=0", id="gpio-mock"),
     pytest.param(EMU, "&catch=1", id="emu"),
+    pytest.param(PICO, "&catch=1", id="pico-sim", marks=_NO_PICO),
 ]
 
 
@@ -382,6 +442,7 @@ SPEC_BASES = [
     pytest.param("sim://", id="sim"),
     pytest.param("gpio://?mock=1", id="gpio-mock"),
     pytest.param("emu://?fast=1", id="emu"),
+    pytest.param("pico-sim://", id="pico-sim"),
     pytest.param("gpio://?motor=17,18&beam=27", id="gpio"),
     pytest.param("serial:///dev/uno-attack-no-such-port", id="serial"),
 ]

@@ -56,8 +56,9 @@ def test_install_command_copies_everything_then_resets() -> None:
     files = fw_cli.compiled_files(Path("out"))
     command = fw_cli.install_command("/dev/ttyACM0", files)
     assert Path(command[0]).name == "mpremote"
-    assert command[1:4] == ["connect", "/dev/ttyACM0", "exec"]
-    chain = " ".join(command[5:])
+    assert command[1:6] == ["connect", "/dev/ttyACM0", "exec", fw_cli.WATCHDOG_OFF, "+"]
+    assert command[6:9] == ["exec", fw_cli.clean_snippet(), "+"]
+    chain = " ".join(command[8:])
     assert chain == (
         "+ cp out/protocol.mpy :protocol.mpy + cp out/logic.mpy :logic.mpy"
         " + cp out/hal_rp2.mpy :hal_rp2.mpy + cp out/main.py :main.py + reset"

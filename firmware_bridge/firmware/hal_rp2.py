@@ -26,6 +26,27 @@ BUTTON_PRESSED_LEVEL = 0
 PWM_FREQ = 20000  # Hz: above hearing, fine for small DC motors on a DRV8833/TB6612
 PROFILE_FILE = "profile.txt"
 MAX_QUEUED_EDGES = 64
+WATCHDOG_BASE = 0x40058000
+WATCHDOG_CTRL_CLEAR = WATCHDOG_BASE + 0x3000  # the atomic clear alias of WATCHDOG_CTRL
+WATCHDOG_ENABLE = 0x40000000  # CTRL bit 30: when clear, the countdown is paused
+WATCHDOG_SCRATCH4 = WATCHDOG_BASE + 0x1C
+# pico-sdk: watchdog_enable() (machine.WDT) writes this to scratch 4, watchdog_reboot()
+# (machine.reset(), so mpremote `reset`) writes 0; both survive the watchdog reset.
+WATCHDOG_NON_REBOOT_MAGIC = 0x6AB73121
+
+
+def watchdog_off():
+    """Pause an armed watchdog: MicroPython's WDT has no stop(), the RP2040 hardware does.
+
+    main.py calls it when mpremote interrupts the firmware (Ctrl-C), so a copy that
+    follows is not cut by a reboot 2 s later (``uno-attack firmware install`` after a job).
+    """
+    machine.mem32[WATCHDOG_CTRL_CLEAR] = WATCHDOG_ENABLE
+
+
+def watchdog_timed_out():
+    """True if the last watchdog reset was a timeout of an armed WDT, not a requested reboot."""
+    return machine.mem32[WATCHDOG_SCRATCH4] & 0xFFFFFFFF == WATCHDOG_NON_REBOOT_MAGIC
 
 
 def motor_pins_low():
@@ -97,7 +118,8 @@ class Rp2Hal:
     def reset_cause(self):
         cause = machine.reset_cause()
         if cause == getattr(machine, "WDT_RESET", -1):
-            return "wdt"
+            # machine.reset() is a watchdog reboot too: only a timeout is a fault
+            return "wdt" if watchdog_timed_out() else "requested"
         if cause == getattr(machine, "PWRON_RESET", -1):
             return "power"
         if cause == getattr(machine, "SOFT_RESET", -1):

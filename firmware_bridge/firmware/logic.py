@@ -11,7 +11,7 @@ itself; everything goes through a thin HAL object:
     hal.load_profile()           stored standalone profile text, or None
     hal.save_profile(text)       store it (a small file on flash)
     hal.random32()               a random 32-bit number (boot id, standalone draws)
-    hal.reset_cause()            "power" | "wdt" | "soft" | "unknown"
+    hal.reset_cause()            "power" | "wdt" | "requested" | "soft" | "unknown" ("wdt" faults)
     hal.ticks_diff(a, b)         a - b for the HAL's millisecond ticks (wrap-safe on the Pico)
     hal.ticks_add(a, b)          a + b likewise
 

@@ -6,10 +6,11 @@ hand complete lines to the firmware, deliver queued beam edges and button presse
 run the timers, feed the watchdog. Ctrl-C from ``mpremote`` stops it (motor off) and
 leaves the REPL usable for reflashing.
 
-The watchdog is armed when the first job starts, not at boot: once armed an RP2040
-watchdog cannot be stopped, and a board that was just plugged in must let ``mpremote``
-take over the REPL. Holding the button while plugging in skips the firmware entirely
-(maintenance mode).
+The watchdog is armed when the first job starts, not at boot, so a board that was just
+plugged in lets ``mpremote`` take over the REPL. MicroPython cannot stop an armed WDT, so
+a Ctrl-C (mpremote taking over, e.g. to reinstall) pauses it through the hardware register
+(``hal_rp2.watchdog_off``); a crash leaves it armed, and the board reboots. Holding the
+button while plugging in skips the firmware entirely (maintenance mode).
 """
 
 from machine import Pin
@@ -76,6 +77,9 @@ def main():
         firmware.boot(hal.ticks_ms())
         hal.start_interrupts()
         serve(hal, firmware)
+    except KeyboardInterrupt:
+        hal_rp2.watchdog_off()  # mpremote takes over the REPL: no reboot in mid-copy
+        raise
     finally:
         hal.set_motor(0)
 
