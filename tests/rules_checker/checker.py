@@ -1,0 +1,305 @@
+"""Game flow shared by every ruleset: dealer pick, deal, turns, play again, scoring.
+
+Card effects and first-card rules are per family (:mod:`tests.rules_checker.families`).
+"""
+
+from __future__ import annotations
+
+from collections import Counter
+from typing import Any
+
+from tests.rules_checker.cards import Violation, dealer_value, hand_points, parse
+from tests.rules_checker.replay import Chain, Event, Played, Replay, show
+
+PLAY_AGAIN_CARDS = ("S", "R")
+
+
+class GameReplay(Replay):
+    """One whole game: every round, then the game end."""
+
+    def __init__(self, events: list[Event], start: Event) -> None:
+        super().__init__(events, start)
+        self.scores = [0] * self.players
+        self.rounds = 0
+        self.target = int(self.opt("target", 250 if self.ruleset == "pocket" else 500))
+        self.scoring = str(self.opt("scoring", "winner"))
+        self.lap: int | None = None  # a seat whose turn came back because all others were skipped
+        self.expected_winner: set[int] = set()
+        self.head_to_head = False
+        self.round_winner: int | None = None
+        self.last_skipped: list[int] = []
+        self.unfinished_ok = False  # a log cut at a round end (the battery plays few rounds)
+
+    # ---- hooks for the families ----------------------------------------------------
+    def effect(self, played: Played, chain: Chain) -> None:
+        raise NotImplementedError
+
+    def first_card(self, dealer: int) -> int:
+        """Apply the turned-up card (rules.md 2.2, 3.2, 4.2); return who plays first."""
+        raise NotImplementedError
+
+    def returnable(self, code: str) -> bool:
+        raise NotImplementedError
+
+    # ---- game ----------------------------------------------------------------------
+    def run(self) -> None:
+        self.take("game_start")
+        self.check_deck_listing()
+        dealer_event = self.take("dealer")
+        dealer = self.check_dealer_pick(dealer_event)
+        while True:
+            self.play_round(dealer)
+            if self.unfinished_ok and self.peek()["type"] == "<end of log>":
+                return
+            if self.game_should_end():
+                self.check_game_end()
+                return
+            dealer = self.take_next_dealer()
+
+    def check_deck_listing(self) -> None:
+        start = self.events[0]
+        if "deck" in start and Counter(start["deck"]) != self.deck:
+            raise Violation(f"deck of {self.ruleset} differs from rules.md: {Counter(start['deck']) - self.deck}"
+                            f" extra, {self.deck - Counter(start['deck'])} missing")
+        if not 2 <= self.players <= (5 if self.ruleset == "pocket" else 10):
+            raise Violation(f"{self.players} players for {self.ruleset} (rules.md 5)")
+
+    def check_dealer_pick(self, event: Event) -> int:
+        """Highest number deals; action cards count 0 (2.2). Ties: any tied seat (re-turn)."""
+        turned = {int(seat): code for seat, code in event.get("turned", {}).items()}
+        seat = int(event["seat"])
+        if turned:
+            best = max(dealer_value(code) for code in turned.values())
+            if dealer_value(turned.get(seat, "W")) != best:
+                raise Violation(f"P{seat} deals but turned {turned.get(seat)}; highest is {best} (2.2):"
+                                f" {show(event)}")
+        return seat
+
+    def take_next_dealer(self) -> int:
+        event = self.peek()
+        if event["type"] != "deal":
+            raise Violation(f"expected the next deal, got {show(event)}")
+        dealer = int(event["dealer"])
+        if dealer not in self.table.in_play:
+            raise Violation(f"P{dealer} deals but is out of the game")
+        return dealer
+
+    # ---- round ---------------------------------------------------------------------
+    def play_round(self, dealer: int) -> None:
+        self.rounds += 1
+        deal = self.take("deal", round=self.rounds, dealer=dealer)
+        self.setup_round(deal)
+        seat = self.first_card(dealer)
+        while self.out is None:
+            if self.peek()["type"] == "round_end":
+                break
+            seat = self.turn(seat)
+        self.check_round_end(self.take("round_end", round=self.rounds))
+
+    def setup_round(self, deal: Event) -> None:
+        table = self.table
+        table.hands = [list(hand) for hand in deal["hands"]]
+        table.pile = [deal["starter"]]
+        table.hopper = list(deal["loaded"])
+        table.direction = 1
+        table.active_color = parse(deal["starter"]).color
+        self.out, self.called, self.catchable = None, set(), set()
+        size = int(self.opt("hand_size", 5 if self.ruleset == "pocket" else 7))
+        for seat, hand in enumerate(table.hands):
+            want = size if seat in table.in_play else 0
+            if len(hand) != want:
+                raise Violation(f"P{seat} dealt {len(hand)} cards, expected {want} (rules.md 1)")
+        if self.returnable(deal["starter"]):
+            raise Violation(f"starter {deal['starter']} must be returned and another turned (2.2/3.2)")
+        for code in deal.get("returned") or []:
+            if not self.returnable(code):
+                raise Violation(f"{code} returned to the deck although it may start the pile")
+        self.conservation(f"deal of round {self.rounds}")
+
+    def turn(self, seat: int) -> int:
+        """One turn from its first move to the seat that plays next."""
+        self.begin_turn(seat)
+        event = self.peek()
+        if event["type"] == "play" and event.get("reason") == "jump-in":
+            chain = self.jump_in(event)
+        elif event["type"] == "draw" and event.get("player") == seat:
+            self.pos += 1
+            chain = Chain(seat)
+            self.draw_turn(seat, chain)
+        elif event["type"] == "play" and event.get("player") == seat and (
+            event.get("reason") == "turn" or (event.get("reason") == "play-again" and self.lap == seat)
+        ):
+            self.pos += 1
+            chain = Chain(seat)
+            self.play(seat, event["card"], chain)
+        else:
+            if event.get("player") in self.last_skipped:
+                raise Violation(f"P{event['player']} was skipped in the last turn and gets no turn"
+                                f" (2.4: a later Reverse does not undo a Skip); it is P{seat}'s turn")
+            raise Violation(f"it is P{seat}'s turn (play or draw), got {show(event)}")
+        self.last_skipped = list(chain.skipped)
+        nxt = self.next_turn(chain)
+        self.lap = nxt if nxt == chain.actor else None
+        return nxt
+
+    def jump_in(self, event: Event) -> Chain:
+        if not self.opt("jump_in", False):
+            raise Violation("a jump-in without the jump_in option")
+        seat = int(event["player"])
+        if event["card"] != self.table.pile[-1]:
+            raise Violation(f"jump-in with {event['card']} on {self.table.pile[-1]}: not identical")
+        self.pos += 1
+        chain = Chain(seat)
+        self.play(seat, event["card"], chain)
+        return chain
+
+    def play(self, seat: int, code: str, chain: Chain) -> None:
+        played = self.lay(seat, code, check_match=self.must_match(code, seat))
+        self.effect(played, chain)
+        if self.out is None and self.is_out(seat):
+            self.out = seat
+        if self.out is None and played.card.rank in PLAY_AGAIN_CARDS:
+            self.offer_play_again(seat, chain)
+
+    def must_match(self, code: str, seat: int) -> bool:
+        return True
+
+    def offer_play_again(self, seat: int, chain: Chain) -> None:
+        """'After a Skip or Reverse you may immediately play one more card' (2.4).
+
+        In a two-seat round the extra play is the turn coming back to the actor (the
+        original sheet's two-player rule), so no separate offer is expected. With
+        ``two_player_only`` nobody else gets one. With 3+ seats every Skip/Reverse,
+        including one played as the extra card, gives one more card (a chain).
+        """
+        if len(self.table.in_play) == 2 or self.opt("skip_reverse_play_again", "two_player_only") != "always":
+            return
+        event = self.peek()
+        if event["type"] == "play" and event.get("reason") == "play-again":
+            if event["player"] != seat:
+                raise Violation(f"P{event['player']} plays again after P{seat}'s card (2.4)")
+            self.pos += 1
+            self.play(seat, event["card"], chain)
+        else:
+            self.maybe("pass", player=seat)
+
+    # ---- drawing -------------------------------------------------------------------
+    def draw_turn(self, seat: int, chain: Chain) -> None:
+        """Press once / draw one (2.3, 3.2), the house rule, and playing the drawn card."""
+        drawn = [card for press in self.presses(seat, 1, {"draw"}) for card in press]
+        if self.opt("draw_until_playable", False):
+            drawn = self.draw_until_playable(seat, drawn)
+        event = self.peek()
+        if event["type"] == "play" and event.get("reason") == "drawn":
+            self.play_drawn(seat, event, drawn, chain)
+        else:
+            self.maybe("pass", player=seat)
+
+    def playable(self, code: str) -> bool:
+        from tests.rules_checker.cards import matches
+
+        return matches(parse(code), self.table.top, self.table.active_color)
+
+    def draw_until_playable(self, seat: int, drawn: list[str]) -> list[str]:
+        """House rule [004]: keep drawing until a playable card, at most ``draw_until_cap`` cards.
+
+        With a launcher the cap counts cards, and no press may follow a press that
+        brought a playable card (issue 9's definition; rules.md 3.2 is about one-card draws).
+        """
+        cap = int(self.opt("draw_until_cap", 10))
+        last_empty = False
+        while True:
+            should_go_on = not any(self.playable(c) for c in drawn) and len(drawn) < cap
+            event = self.peek()
+            more = event["type"] == "hit" and event.get("player") == seat and event.get("reason") == "draw"
+            if more and not should_go_on:
+                raise Violation(f"P{seat} keeps drawing after {drawn} (cap {cap}, draw_until_playable)")
+            if not more:
+                if should_go_on and not last_empty and (self.table.hopper or len(self.table.pile) > 1):
+                    raise Violation(f"P{seat} stops drawing at {drawn} before a playable card or the cap")
+                return drawn
+            cards = self.presses(seat, 1, {"draw"})[0]
+            last_empty = not cards
+            drawn.extend(cards)
+
+    def play_drawn(self, seat: int, event: Event, drawn: list[str], chain: Chain) -> None:
+        if event["player"] != seat:
+            raise Violation(f"P{event['player']} plays a drawn card on P{seat}'s turn")
+        allowed = drawn if (not self.pile_mode or self.opt("draw_until_playable", False)) else drawn[-1:]
+        if not self.drawn_card_may_be_played():
+            raise Violation(f"P{seat} plays a launched card: the turn ends after a press (rules.md 2.3)")
+        if event["card"] not in allowed:
+            raise Violation(f"P{seat} plays {event['card']} as drawn, but drew {drawn} (3.2)")
+        self.pos += 1
+        self.play(seat, event["card"], chain)
+
+    def drawn_card_may_be_played(self) -> bool:
+        return True
+
+    # ---- round end and scoring (2.5, 3.3, 4.3) -------------------------------------
+    def check_round_end(self, event: Event) -> None:
+        if self.out is not None:
+            if event.get("winner") != self.out:
+                raise Violation(f"P{self.out} went out but round_end names {event.get('winner')}")
+        elif event.get("winner") is not None or event.get("reason") == "out":
+            raise Violation(f"round_end with winner {event.get('winner')} but nobody went out")
+        self.conservation(f"end of round {self.rounds}")
+        for seat, hand in enumerate(event["hands"]):
+            if Counter(hand) != Counter(self.table.hands[seat]):
+                raise Violation(f"round_end hand of P{seat} {hand} != replayed {self.table.hands[seat]}")
+        held = [hand_points(hand) for hand in self.table.hands]
+        if list(event["held"]) != held:
+            raise Violation(f"held {event['held']} != points in hands {held} (2.5)")
+        gained = self.expected_gains(held, event.get("winner"))
+        if gained is not None and list(event["gained"]) != gained:
+            raise Violation(f"gained {event['gained']} != {gained} ({self.scoring} scoring, 2.5)")
+        self.scores = [s + g for s, g in zip(self.scores, event["gained"])]
+        if list(event["scores"]) != self.scores:
+            raise Violation(f"scores {event['scores']} != running totals {self.scores}")
+        self.check_eliminations(event)
+
+    def expected_gains(self, held: list[int], winner: Any) -> list[int] | None:
+        in_play = self.table.in_play
+        if self.scoring == "winner":
+            if winner is None:
+                return None  # a round stopped by round_turn_limit: no rule, not checked
+            gained = [0] * self.players
+            gained[winner] = sum(held[s] for s in in_play if s != winner)
+            return gained
+        return [held[s] if s in in_play else 0 for s in range(self.players)]
+
+    def check_eliminations(self, event: Event) -> None:
+        self.head_to_head = len(self.table.in_play) == 2
+        self.round_winner = event.get("winner")
+        if self.scoring != "elimination":
+            return
+        reached = sorted(s for s in self.table.in_play if self.scores[s] >= self.target)
+        said = sorted(event.get("eliminated") or [])
+        if said and not set(said) <= set(reached):
+            raise Violation(f"eliminated {said} but only {reached} reached {self.target}")
+        if not (self.head_to_head and self.round_winner is not None):
+            self.table.in_play = [s for s in self.table.in_play if s not in reached]
+
+    def game_should_end(self) -> bool:
+        if self.scoring == "elimination":
+            if self.head_to_head and self.round_winner is not None:
+                self.expected_winner = {self.round_winner}
+                return True
+            if len(self.table.in_play) <= 1:
+                self.expected_winner = set(self.table.in_play) or set(range(self.players))
+                return True
+            return False
+        if max(self.scores) < self.target:
+            return False
+        pick = max if self.scoring == "winner" else min
+        best = pick(self.scores)
+        self.expected_winner = {s for s in range(self.players) if self.scores[s] == best}
+        return True
+
+    def check_game_end(self) -> None:
+        event = self.take("game_end")
+        if event.get("winner") not in self.expected_winner:
+            raise Violation(f"game won by P{event.get('winner')}, rules say P{sorted(self.expected_winner)}")
+        if list(event["scores"]) != self.scores or event.get("rounds") != self.rounds:
+            raise Violation(f"game_end scores/rounds {event['scores']}/{event.get('rounds')}"
+                            f" != {self.scores}/{self.rounds}")
