@@ -66,13 +66,28 @@ class GameReplay(Replay):
 
     def check_dealer_pick(self, event: Event) -> int:
         """Highest number deals; action cards count 0 (2.2). Ties: any tied seat (re-turn)."""
-        turned = {int(seat): code for seat, code in event.get("turned", {}).items()}
         seat = int(event["seat"])
+        if event.get("rounds"):
+            return self.check_dealer_returns(event["rounds"], seat)
+        turned = {int(seat): code for seat, code in event.get("turned", {}).items()}
         if turned:
             best = max(dealer_value(code) for code in turned.values())
             if dealer_value(turned.get(seat, "W")) != best:
                 raise Violation(f"P{seat} deals but turned {turned.get(seat)}; highest is {best} (2.2):"
                                 f" {show(event)}")
+        return seat
+
+    def check_dealer_returns(self, rounds: list[dict[str, str]], seat: int) -> int:
+        """Every turn-up in order: the tied highest turn again until one seat is highest."""
+        contenders = set(range(self.players))
+        for number, turned in enumerate(rounds):
+            cards = {int(s): code for s, code in turned.items()}
+            if set(cards) != contenders:
+                raise Violation(f"dealer turn-up {number + 1} by {sorted(cards)}, expected {sorted(contenders)}")
+            best = max(dealer_value(code) for code in cards.values())
+            contenders = {s for s, code in cards.items() if dealer_value(code) == best}
+        if contenders != {seat}:
+            raise Violation(f"P{seat} deals, but the turn-ups leave {sorted(contenders)} (2.2)")
         return seat
 
     def take_next_dealer(self) -> int:

@@ -70,7 +70,7 @@ class Replay:
         self.called: set[int] = set()
         self.catchable: set[int] = set()
         self.must_exhaust = 0
-        self.notes: list[str] = []
+        self.due: Event | None = None  # the last press_due announcement, checked by presses()
 
     # ---- options -------------------------------------------------------------------
     def opt(self, name: str, default: Any) -> Any:
@@ -83,14 +83,21 @@ class Replay:
         while self.pos < len(self.events):
             event = self.events[self.pos]
             if event["type"] == "reload":
-                self.pos += 1
                 self.on_reload(event)
+                self.pos += 1
             elif event["type"] == "uno":
+                penalty = self.on_uno(event)
                 self.pos += 1
-                self.on_uno(event)
+                if penalty is not None:
+                    self.presses(penalty, int(self.opt("uno_penalty", 2)), {"uno-penalty"})
+            elif event["type"] == "decision":
+                self.pos += 1  # what was offered: informational (event-format.md)
+            elif event["type"] == "press_due":
+                self.pos += 1
+                self.due = event
             elif event["type"] == "hit" and event.get("reason") == "suggestion-penalty":
-                self.pos += 1
                 self.apply_press(event)
+                self.pos += 1
             else:
                 return event
         return {"type": "<end of log>"}
@@ -142,6 +149,7 @@ class Replay:
 
     def presses(self, seat: int, count: int, reasons: set[str]) -> list[list[str]]:
         """Exactly ``count`` presses by ``seat`` for one of ``reasons``."""
+        self.check_due(seat, count)
         got = []
         for number in range(count):
             event = self.peek()
@@ -150,19 +158,29 @@ class Replay:
                     f"expected press {number + 1} of {count} by P{seat} ({'/'.join(sorted(reasons))}),"
                     f" got {show(event)}"
                 )
-            self.pos += 1
             got.append(self.apply_press(event))
+            self.pos += 1
         return got
 
+    def check_due(self, seat: int, count: int) -> None:
+        """A ``press_due`` (newer logs) must announce the presses the rules call for."""
+        if self.peek()["type"] == "hit" and self.due is not None:
+            due, self.due = self.due, None
+            if due.get("player") != seat:
+                raise Violation(f"press_due names P{due.get('player')}, the rules make P{seat} press")
+            if due.get("until", "count") == "count" and due.get("presses") != count and count > 1:
+                raise Violation(f"press_due announces {due.get('presses')} presses, the rules say {count}")
+
     # ---- UNO (rules.md 2.3, 3.2) ---------------------------------------------------
-    def on_uno(self, event: Event) -> None:
+    def on_uno(self, event: Event) -> int | None:
+        """Check an UNO call or catch; return the seat that must press the penalty."""
         seat, by = event["player"], event["by"]
         hand = self.table.hands[seat]
         if not event["caught"]:
             if by != seat or len(hand) != 1:
                 raise Violation(f"P{seat} calls UNO holding {len(hand)} cards (by P{by})")
             self.called.add(seat)
-            return
+            return None
         if by == seat or by not in self.table.in_play:
             raise Violation(f"P{by} cannot catch P{seat}")
         if len(hand) != 1 or seat in self.called:
@@ -170,7 +188,7 @@ class Replay:
         if seat not in self.catchable:
             raise Violation(f"P{seat} caught after the next player began their turn (2.3)")
         self.catchable.discard(seat)
-        self.presses(seat, int(self.opt("uno_penalty", 2)), {"uno-penalty"})
+        return int(seat)
 
     # ---- laying cards --------------------------------------------------------------
     def lay(self, seat: int, code: str, *, check_match: bool = True) -> Played:
@@ -237,7 +255,7 @@ class Replay:
                             f" played it (2.4); the rules skip P{victim}")
         elif event["type"] == "skip":
             raise Violation(f"P{event['player']} skipped; the rules skip P{victim} (2.4)")
-        elif event_required:
+        elif event_required and not self.is_out(chain.actor):
             raise Violation(f"P{victim} must be skipped (a skip event), got {show(event)}")
 
     def next_turn(self, chain: Chain) -> int:

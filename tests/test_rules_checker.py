@@ -1,0 +1,332 @@
+"""The independent rules checker (tests/rules_checker): it catches each kind of broken
+rule in hand-made logs, and the engine's games pass it across every ruleset, player
+count, option value and launcher profile (the seeded battery and a hypothesis search).
+
+Battery size and time per CI run: see tests/rules_checker/README.md.
+"""
+
+from __future__ import annotations
+
+import os
+from collections.abc import Callable
+
+import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
+
+from tests.rules_checker import Violation, check_events
+from tests.rules_checker import battery as B
+from tests.rules_checker.builder import LogBuilder
+from tests.rules_checker.cards import RULESETS
+from tests.rules_checker.driver import PROFILES, play_game
+
+# ---------------------------------------------------------------- hand-made logs
+
+
+def attack_round(mutate: Callable[[LogBuilder], None] | None = None, **options: object) -> LogBuilder:
+    """A short legal attack round: P1 R3, P2 RH2 (P0 presses twice, skipped), P1 draws, P2 goes out."""
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2",
+                     front=["Y1", "Y2", "Y3"], options=dict(options))
+    log.play(1, "R3").add("uno", player=1, by=1, caught=False)
+    log.play(2, "RH2").hit(0, "hit2").hit(0, "hit2").add("skip", player=0)
+    log.add("uno", player=2, by=2, caught=False)
+    log.draw(1, 0)
+    if mutate is not None:
+        mutate(log)
+    return log
+
+
+def finish(log: LogBuilder, winner: int = 2, last: str = "R6") -> list[dict]:
+    log.play(winner, last)
+    log.end_round(winner).end_game(winner)
+    return log.events
+
+
+def assert_violation(events: list[dict], *words: str) -> None:
+    with pytest.raises(Violation) as caught:
+        check_events(events)
+    message = str(caught.value)
+    for word in words:
+        assert word in message, message
+
+
+def test_a_legal_hand_made_round_passes() -> None:
+    assert check_events(finish(attack_round())) == 1
+
+
+def test_a_card_created_by_a_press_is_caught() -> None:
+    log = attack_round()
+    log.events[-1].update(cards=["W"], counted=1)  # a Wild that is not next in the launcher
+    log.hands[1].append("W")
+    assert_violation(finish(log), "receives ['W']")
+
+
+def test_a_card_lost_at_the_deal_is_caught() -> None:
+    log = attack_round()
+    log.events[2]["loaded"].pop()
+    assert_violation(finish(log), "cards lost")
+
+
+def test_a_deck_that_differs_from_rules_md_is_caught() -> None:
+    log = attack_round()
+    log.events[0]["deck"].append("WH4")
+    assert_violation(finish(log), "deck of attack differs")
+
+
+def test_a_card_that_does_not_match_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["B4", "R3"], ["R6", "RH2"]], "R2")
+    log.play(1, "B4")
+    assert_violation(finish(log), "no colour, number or symbol match")
+
+
+def test_a_card_not_in_the_hand_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["B4", "R3"], ["R6", "RH2"]], "R2")
+    log.play(1, "R8")
+    assert_violation(finish(log), "P1 plays R8 but holds")
+
+
+def test_playing_out_of_turn_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(2, "R6")  # the player left of the dealer (P1) starts
+    assert_violation(log.events + [{"type": "round_end"}], "it is P1's turn")
+
+
+def test_a_hit_on_the_wrong_player_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(1, "R3").play(2, "RH2").hit(1, "hit2").hit(1, "hit2")
+    assert_violation(finish(log), "expected press 1 of 2 by P0")
+
+
+def test_too_few_presses_are_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(1, "R3").play(2, "RH2").hit(0, "hit2").add("skip", player=0)
+    assert_violation(finish(log), "expected press 2 of 2 by P0")
+
+
+def test_a_skipped_player_who_plays_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(1, "R3").play(2, "RH2").presses(0, "hit2", 2).add("skip", player=0)
+    log.play(0, "R5")
+    assert_violation(finish(log), "P0 was skipped")
+
+
+def test_a_missing_skip_event_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(1, "R3").play(2, "RH2").presses(0, "hit2", 2)
+    log.draw(1, 0)
+    assert_violation(finish(log), "P0 must be skipped")
+
+
+def test_a_card_acting_on_its_own_player_is_caught() -> None:
+    # 3 players, play again: P1 Skip (P2), Skip (P0), then Hit 2 must hit P2, not P1
+    log = LogBuilder("attack", [["R5", "G7", "Y9"], ["RS", "GS", "GH2"], ["R6", "B1", "B2"]], "R2",
+                     options={"skip_reverse_play_again": "always"})
+    log.play(1, "RS").add("skip", player=2).play(1, "GS", "play-again").add("skip", player=0)
+    log.play(1, "GH2", "play-again").presses(1, "hit2", 2)
+    assert_violation(log.events, "never acts on the player who played it")
+
+
+def test_a_skip_of_its_own_player_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7", "Y9", "Y8"], ["RS", "GS", "BS", "B9"], ["R6", "B1", "B2", "B3"]],
+                     "R2", options={"skip_reverse_play_again": "always"})
+    log.play(1, "RS").add("skip", player=2).play(1, "GS", "play-again").add("skip", player=0)
+    log.play(1, "BS", "play-again").add("skip", player=1)
+    assert_violation(log.events, "skips themself")
+
+
+def test_a_reverse_does_not_undo_a_skip() -> None:
+    # 4 players: P1 Skip (P2), Reverse, Reverse: P2 keeps its lost turn, P3 plays next
+    hands = [["R5", "G7", "Y9", "Y8"], ["RS", "RR", "BR", "G9"], ["R6", "B1", "B2", "B3"], ["R7", "B5", "B6", "B8"]]
+    log = LogBuilder("attack", hands, "R2", options={"skip_reverse_play_again": "always"})
+    log.play(1, "RS").add("skip", player=2).play(1, "RR", "play-again").add("reverse", direction=-1)
+    log.play(1, "BR", "play-again").add("reverse", direction=1).add("pass", player=1)
+    log.play(2, "B1")
+    assert_violation(log.events, "P2 was skipped")
+
+
+def test_play_again_needs_the_option() -> None:
+    log = LogBuilder("attack-original", [["R5", "G7"], ["RS", "R3"], ["R6", "B1"]], "R2")
+    log.play(1, "RS").add("skip", player=2).play(1, "R3", "play-again")
+    assert_violation(log.events, "it is P0's turn")
+
+
+def test_two_player_reverse_acts_as_a_skip() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["RR", "R3"]], "R2")
+    log.play(1, "RR").add("reverse", direction=-1).add("skip", player=0)
+    log.play(1, "R3")
+    log.end_round(1).end_game(1)
+    assert check_events(log.events) == 1
+    broken = LogBuilder("attack", [["R5", "G7"], ["RR", "R3"]], "R2")
+    broken.play(1, "RR").add("reverse", direction=-1).add("skip", player=0).play(0, "R5")
+    assert_violation(broken.events, "P0 was skipped")
+
+
+def test_a_wrong_uno_penalty_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(1, "R3").add("uno", player=1, by=0, caught=True).hit(1, "uno-penalty")
+    log.play(2, "R6")
+    assert_violation(log.events, "expected press 2 of 2 by P1 (uno-penalty)")
+
+
+def test_a_catch_after_the_next_turn_began_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(1, "R3").play(2, "R6").add("uno", player=1, by=0, caught=True)
+    log.presses(1, "uno-penalty", 2)
+    assert_violation(log.events, "caught after the next player began")
+
+
+def test_an_uno_call_with_two_cards_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7", "G8"], ["R3", "B4", "B5"], ["R6", "RH2", "G9"]], "R2")
+    log.play(1, "R3").add("uno", player=1, by=1, caught=False)
+    assert_violation(log.events, "calls UNO holding 2 cards")
+
+
+def test_wrong_round_points_are_caught() -> None:
+    log = attack_round()
+    log.play(2, "R6")
+    log.end_round(2, gained=[0, 0, 1])
+    assert_violation(log.events, "gained [0, 0, 1]")
+
+
+def test_a_wrong_game_winner_is_caught() -> None:
+    log = attack_round()
+    log.play(2, "R6")
+    log.end_round(2).end_game(1)
+    assert_violation(log.events, "game won by P1")
+
+
+def test_a_round_end_hand_that_differs_is_caught() -> None:
+    log = attack_round()
+    log.play(2, "R6")
+    log.end_round(2)
+    log.events[-1]["hands"][0] = ["R5"]
+    assert_violation(log.events, "round_end hand of P0")
+
+
+def test_a_bad_reload_is_caught() -> None:
+    log = attack_round()
+    log.add("reload", cards=["W"])
+    assert_violation(finish(log), "reload of 1 cards")
+
+
+def test_the_dealer_must_have_turned_the_highest_number() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2",
+                     turned={"0": "R2", "1": "B8", "2": "WAA"})
+    assert_violation(finish(log, 1, "R3"), "P0 deals but turned R2")
+
+
+def test_a_first_card_that_must_be_returned_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "WAA")
+    assert_violation(log.events, "starter WAA must be returned")
+
+
+def test_a_first_hit_2_makes_the_player_left_of_the_dealer_press() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "GH2")
+    log.presses(1, "hit2", 2).add("skip", player=1).play(2, "RH2")
+    log.events.append({"type": "<cut>"})
+    assert_violation(log.events, "<cut>")  # got past the start: the first card was applied
+    wrong = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "GH2")
+    wrong.play(1, "R3")
+    assert_violation(wrong.events, "expected press 1 of 2 by P1")
+
+
+def test_pocket_first_wild_draw_2_must_not_be_returned() -> None:
+    log = LogBuilder("pocket", [["R5", "G7"], ["R3", "B4"]], "R2", returned=["W+2"])
+    assert_violation(log.events, "W+2 returned to the deck")
+
+
+def test_a_mega_hit_stack_survives_the_stacker_going_out() -> None:
+    def story(presses: int) -> list[dict]:
+        hands = [["R5", "G7", "G8"], ["R3", "B9", "RH2"], ["R8", "R7", "GH1"]]
+        log = LogBuilder("attack-mega-hit", hands, "R2", options={"mega_hit_stack": True})
+        log.play(1, "R3").play(2, "R8").play(0, "R5").draw(1, 0)
+        log.play(2, "R7").add("uno", player=2, by=2, caught=False).draw(0, 0)
+        log.play(1, "RH2").play(2, "GH1", "stack").presses(0, "hit1", presses).add("skip", player=0)
+        log.end_round(2).end_game(2)
+        return log.events
+
+    assert check_events(story(3)) == 1
+    assert_violation(story(2), "expected press 3 of 3 by P0")
+
+
+def test_a_wrong_challenge_verdict_is_caught() -> None:
+    def story(guilty: bool) -> list[dict]:
+        log = LogBuilder("classic", [["R5", "G7"], ["W+4", "R3"], ["R6", "B2"]], "R2",
+                         options={"hand_size": 2})
+        log.play(1, "W+4").add("color", player=1, color="G")
+        log.add("challenge", player=2, accused=1, guilty=guilty, hand=["R3"])
+        return log.events
+
+    guilty = LogBuilder("classic", [["R5", "G7"], ["W+4", "R3"], ["R6", "B2"]], "R2")
+    guilty.events = story(True)
+    guilty.presses(1, "challenge", 4)
+    assert_violation(guilty.events, "it is P2's turn", "<end of log>")  # the verdict was right
+    assert_violation(story(False), "guilty=False")
+
+
+def test_trade_hands_cannot_be_the_last_card() -> None:
+    log = LogBuilder("attack-original", [["R5", "G7"], ["RTH"], ["R6", "B2"]], "R2",
+                     options={"hand_size": 1})
+    log.events[2]["hands"] = [["R5"], ["RTH"], ["R6"]]
+    log.hands = [["R5"], ["RTH"], ["R6"]]
+    log.hopper = ["G7", "B2"] + log.hopper
+    log.events[2]["loaded"] = list(log.hopper)
+    log.play(1, "RTH").add("target", player=1, target=0).add("trade", player=1, target=0)
+    assert_violation(log.events, "cannot go out on a Trade Hands" if False else "Trade Hands")
+
+
+# ---------------------------------------------------------------- engine battery
+
+CASES = B.cases()
+ROUNDS_PER_GAME = 2
+
+
+def run_case(index: int, case: tuple[str, int, str, object], games: int) -> int:
+    ruleset, players, option, value = case
+    for game in range(games):
+        seed = B.case_seed(ruleset, players, option, value, game)
+        profile = B.launcher_for(index, game)
+        events = play_game(ruleset, players, seed, B.options_for(option, value), profile,
+                           max_rounds=ROUNDS_PER_GAME)
+        try:
+            check_events(events, unfinished_ok=True)
+        except Violation as error:
+            pytest.fail(f"{case} seed={seed} profile={profile}: {error}")
+    return games
+
+
+@pytest.mark.parametrize("index", range(len(CASES)), ids=lambda i: "-".join(map(str, CASES[i])))
+def test_engine_games_follow_the_rules(index: int) -> None:
+    run_case(index, CASES[index], games=B.GAMES_PER_CASE)
+
+
+@pytest.mark.slow
+@pytest.mark.skipif(not os.environ.get("RULES_BATTERY_GAMES"), reason="set RULES_BATTERY_GAMES=N")
+def test_engine_games_follow_the_rules_big_battery() -> None:
+    games = int(os.environ["RULES_BATTERY_GAMES"])
+    for index, case in enumerate(CASES):
+        run_case(index, case, games)
+
+
+option_values = st.sampled_from(sorted(B.OPTION_VALUES)).flatmap(
+    lambda name: st.tuples(st.just(name), st.sampled_from(B.OPTION_VALUES[name]))
+)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    ruleset=st.sampled_from(RULESETS),
+    players=st.integers(2, 10),
+    chosen=st.lists(option_values, max_size=4),
+    profile=st.sampled_from((None, *PROFILES)),
+    seed=st.integers(0, 2**32 - 1),
+)
+def test_random_setups_follow_the_rules(
+    ruleset: str, players: int, chosen: list[tuple[str, object]], profile: str | None, seed: int
+) -> None:
+    if ruleset == "pocket":
+        players = min(players, 5)
+    options: dict[str, object] = {"target": B.BASE_TARGET}
+    options.update(dict(chosen))
+    events = play_game(ruleset, players, seed, options, profile, max_rounds=ROUNDS_PER_GAME)
+    check_events(events, unfinished_ok=True)
