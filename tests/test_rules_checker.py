@@ -9,6 +9,7 @@ from __future__ import annotations
 
 import os
 from collections.abc import Callable
+from typing import Any
 
 import pytest
 from hypothesis import HealthCheck, given, settings
@@ -23,10 +24,20 @@ from tests.rules_checker.driver import PROFILES, play_game
 # ---------------------------------------------------------------- hand-made logs
 
 
-def attack_round(mutate: Callable[[LogBuilder], None] | None = None, **options: object) -> LogBuilder:
-    """A short legal attack round: P1 R3, P2 RH2 (P0 presses twice, skipped), P1 draws, P2 goes out."""
-    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2",
-                     front=["Y1", "Y2", "Y3"], options=dict(options))
+def attack_round(
+    mutate: Callable[[LogBuilder], None] | None = None, **options: object
+) -> LogBuilder:
+    """A short legal attack round.
+
+    P1 R3, P2 RH2 (P0 presses twice and is skipped), P1 draws; the test ends it.
+    """
+    log = LogBuilder(
+        "attack",
+        [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]],
+        "R2",
+        front=["Y1", "Y2", "Y3"],
+        options=dict(options),
+    )
     log.play(1, "R3").add("uno", player=1, by=1, caught=False)
     log.play(2, "RH2").hit(0, "hit2").hit(0, "hit2").add("skip", player=0)
     log.add("uno", player=2, by=2, caught=False)
@@ -36,13 +47,13 @@ def attack_round(mutate: Callable[[LogBuilder], None] | None = None, **options: 
     return log
 
 
-def finish(log: LogBuilder, winner: int = 2, last: str = "R6") -> list[dict]:
+def finish(log: LogBuilder, winner: int = 2, last: str = "R6") -> list[dict[str, Any]]:
     log.play(winner, last)
     log.end_round(winner).end_game(winner)
     return log.events
 
 
-def assert_violation(events: list[dict], *words: str) -> None:
+def assert_violation(events: list[dict[str, Any]], *words: str) -> None:
     with pytest.raises(Violation) as caught:
         check_events(events)
     message = str(caught.value)
@@ -119,16 +130,24 @@ def test_a_missing_skip_event_is_caught() -> None:
 
 def test_a_card_acting_on_its_own_player_is_caught() -> None:
     # 3 players, play again: P1 Skip (P2), Skip (P0), then Hit 2 must hit P2, not P1
-    log = LogBuilder("attack", [["R5", "G7", "Y9"], ["RS", "GS", "GH2"], ["R6", "B1", "B2"]], "R2",
-                     options={"skip_reverse_play_again": "always"})
+    log = LogBuilder(
+        "attack",
+        [["R5", "G7", "Y9"], ["RS", "GS", "GH2"], ["R6", "B1", "B2"]],
+        "R2",
+        options={"skip_reverse_play_again": "always"},
+    )
     log.play(1, "RS").add("skip", player=2).play(1, "GS", "play-again").add("skip", player=0)
     log.play(1, "GH2", "play-again").presses(1, "hit2", 2)
     assert_violation(log.events, "never acts on the player who played it")
 
 
 def test_a_skip_of_its_own_player_is_caught() -> None:
-    log = LogBuilder("attack", [["R5", "G7", "Y9", "Y8"], ["RS", "GS", "BS", "B9"], ["R6", "B1", "B2", "B3"]],
-                     "R2", options={"skip_reverse_play_again": "always"})
+    log = LogBuilder(
+        "attack",
+        [["R5", "G7", "Y9", "Y8"], ["RS", "GS", "BS", "B9"], ["R6", "B1", "B2", "B3"]],
+        "R2",
+        options={"skip_reverse_play_again": "always"},
+    )
     log.play(1, "RS").add("skip", player=2).play(1, "GS", "play-again").add("skip", player=0)
     log.play(1, "BS", "play-again").add("skip", player=1)
     assert_violation(log.events, "skips themself")
@@ -136,7 +155,12 @@ def test_a_skip_of_its_own_player_is_caught() -> None:
 
 def test_a_reverse_does_not_undo_a_skip() -> None:
     # 4 players: P1 Skip (P2), Reverse, Reverse: P2 keeps its lost turn, P3 plays next
-    hands = [["R5", "G7", "Y9", "Y8"], ["RS", "RR", "BR", "G9"], ["R6", "B1", "B2", "B3"], ["R7", "B5", "B6", "B8"]]
+    hands = [
+        ["R5", "G7", "Y9", "Y8"],
+        ["RS", "RR", "BR", "G9"],
+        ["R6", "B1", "B2", "B3"],
+        ["R7", "B5", "B6", "B8"],
+    ]
     log = LogBuilder("attack", hands, "R2", options={"skip_reverse_play_again": "always"})
     log.play(1, "RS").add("skip", player=2).play(1, "RR", "play-again").add("reverse", direction=-1)
     log.play(1, "BR", "play-again").add("reverse", direction=1).add("pass", player=1)
@@ -210,8 +234,12 @@ def test_a_bad_reload_is_caught() -> None:
 
 
 def test_the_dealer_must_have_turned_the_highest_number() -> None:
-    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2",
-                     turned={"0": "R2", "1": "B8", "2": "WAA"})
+    log = LogBuilder(
+        "attack",
+        [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]],
+        "R2",
+        turned={"0": "R2", "1": "B8", "2": "WAA"},
+    )
     assert_violation(finish(log, 1, "R3"), "P0 deals but turned R2")
 
 
@@ -236,7 +264,7 @@ def test_pocket_first_wild_draw_2_must_not_be_returned() -> None:
 
 
 def test_a_mega_hit_stack_survives_the_stacker_going_out() -> None:
-    def story(presses: int) -> list[dict]:
+    def story(presses: int) -> list[dict[str, Any]]:
         hands = [["R5", "G7", "G8"], ["R3", "B9", "RH2"], ["R8", "R7", "GH1"]]
         log = LogBuilder("attack-mega-hit", hands, "R2", options={"mega_hit_stack": True})
         log.play(1, "R3").play(2, "R8").play(0, "R5").draw(1, 0)
@@ -250,9 +278,10 @@ def test_a_mega_hit_stack_survives_the_stacker_going_out() -> None:
 
 
 def test_a_wrong_challenge_verdict_is_caught() -> None:
-    def story(guilty: bool) -> list[dict]:
-        log = LogBuilder("classic", [["R5", "G7"], ["W+4", "R3"], ["R6", "B2"]], "R2",
-                         options={"hand_size": 2})
+    def story(guilty: bool) -> list[dict[str, Any]]:
+        log = LogBuilder(
+            "classic", [["R5", "G7"], ["W+4", "R3"], ["R6", "B2"]], "R2", options={"hand_size": 2}
+        )
         log.play(1, "W+4").add("color", player=1, color="G")
         log.add("challenge", player=2, accused=1, guilty=guilty, hand=["R3"])
         return log.events
@@ -265,8 +294,9 @@ def test_a_wrong_challenge_verdict_is_caught() -> None:
 
 
 def test_trade_hands_cannot_be_the_last_card() -> None:
-    log = LogBuilder("attack-original", [["R5", "G7"], ["RTH"], ["R6", "B2"]], "R2",
-                     options={"hand_size": 1})
+    log = LogBuilder(
+        "attack-original", [["R5", "G7"], ["RTH"], ["R6", "B2"]], "R2", options={"hand_size": 1}
+    )
     log.events[2]["hands"] = [["R5"], ["RTH"], ["R6"]]
     log.hands = [["R5"], ["RTH"], ["R6"]]
     log.hopper = ["G7", "B2"] + log.hopper
@@ -286,8 +316,14 @@ def run_case(index: int, case: tuple[str, int, str, object], games: int) -> int:
     for game in range(games):
         seed = B.case_seed(ruleset, players, option, value, game)
         profile = B.launcher_for(index, game)
-        events = play_game(ruleset, players, seed, B.options_for(option, value), profile,
-                           max_rounds=ROUNDS_PER_GAME)
+        events = play_game(
+            ruleset,
+            players,
+            seed,
+            B.options_for(option, value),
+            profile,
+            max_rounds=ROUNDS_PER_GAME,
+        )
         try:
             check_events(events, unfinished_ok=True)
         except Violation as error:

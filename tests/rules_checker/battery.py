@@ -34,7 +34,7 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "round_turn_limit": [0, 40, 5000],
 }
 BASE_TARGET = 120
-GAMES_PER_CASE = 3
+GAMES_PER_CASE = 4
 LAUNCHERS: tuple[str | None, ...] = (None, *PROFILES)
 
 

@@ -40,12 +40,25 @@ class LogBuilder:
         players = len(hands)
         turned = turned or {str(s): ("R9" if s == dealer else "R1") for s in range(players)}
         self.events: list[dict[str, Any]] = [
-            {"type": "game_start", "ruleset": ruleset, "players": [f"P{i}" for i in range(players)],
-             "seed": 0, "options": self.options, "launcher": "<test>" if ruleset.startswith("attack")
-             else "<DrawPile backend=pile>", "deck": sorted(deck.elements())},
+            {
+                "type": "game_start",
+                "ruleset": ruleset,
+                "players": [f"P{i}" for i in range(players)],
+                "seed": 0,
+                "options": self.options,
+                "launcher": "<test>" if ruleset.startswith("attack") else "<DrawPile backend=pile>",
+                "deck": sorted(deck.elements()),
+            },
             {"type": "dealer", "seat": dealer, "turned": turned},
-            {"type": "deal", "round": 1, "dealer": dealer, "hands": [list(h) for h in hands],
-             "starter": starter, "returned": list(returned or []), "loaded": list(self.hopper)},
+            {
+                "type": "deal",
+                "round": 1,
+                "dealer": dealer,
+                "hands": [list(h) for h in hands],
+                "starter": starter,
+                "returned": list(returned or []),
+                "loaded": list(self.hopper),
+            },
         ]
 
     def add(self, kind: str, **fields: Any) -> LogBuilder:
@@ -57,7 +70,9 @@ class LogBuilder:
             self.hands[player].remove(card)
         return self.add("play", player=player, card=card, reason=reason)
 
-    def hit(self, player: int, reason: str, count: int = 1, cards: list[str] | None = None) -> LogBuilder:
+    def hit(
+        self, player: int, reason: str, count: int = 1, cards: list[str] | None = None
+    ) -> LogBuilder:
         """One press; by default the next ``count`` cards of the hopper come out."""
         out = list(cards) if cards is not None else self.hopper[:count]
         del self.hopper[: len(out)]
@@ -73,18 +88,30 @@ class LogBuilder:
         self.add("draw", player=player)
         return self.hit(player, "draw", count)
 
-    def end_round(self, winner: int | None, gained: list[int] | None = None, **over: Any) -> LogBuilder:
+    def end_round(
+        self, winner: int | None, gained: list[int] | None = None, **over: Any
+    ) -> LogBuilder:
         held = [hand_points(h) for h in self.hands]
         if gained is None:
             gained = [0] * len(held)
             if winner is not None:
                 gained[winner] = sum(held)
-        self.scores = [s + g for s, g in zip(self.scores, gained)]
-        event = {"round": 1, "winner": winner, "reason": "out", "held": held, "gained": gained,
-                 "scores": list(self.scores), "hands": [list(h) for h in self.hands], "turns": 0,
-                 "eliminated": []}
+        self.scores = [s + g for s, g in zip(self.scores, gained, strict=True)]
+        event = {
+            "round": 1,
+            "winner": winner,
+            "reason": "out",
+            "held": held,
+            "gained": gained,
+            "scores": list(self.scores),
+            "hands": [list(h) for h in self.hands],
+            "turns": 0,
+            "eliminated": [],
+        }
         event.update(over)
         return self.add("round_end", **event)
 
     def end_game(self, winner: int, **over: Any) -> LogBuilder:
-        return self.add("game_end", **{"winner": winner, "scores": list(self.scores), "rounds": 1, **over})
+        return self.add(
+            "game_end", **{"winner": winner, "scores": list(self.scores), "rounds": 1, **over}
+        )

@@ -39,7 +39,9 @@ def play_game(
     max_rounds: int | None = None,
 ) -> list[dict[str, Any]]:
     """One game (or its first ``max_rounds`` rounds) by a seeded random bot; its events."""
-    game = Game.new(ruleset, players=players, seed=seed, options=options or {}, launcher=launcher_spec(profile))
+    game = Game.new(
+        ruleset, players=players, seed=seed, options=options or {}, launcher=launcher_spec(profile)
+    )
     rng = random.Random(seed)
     for _ in range(MAX_MOVES):
         if game.is_game_over():
@@ -67,7 +69,8 @@ def _table_move(game: Game, rng: random.Random) -> None:
 
 def _choose(moves: list[Any], rng: random.Random) -> Any:
     texts = [str(m) for m in moves]
-    keep = [m for m, t in zip(moves, texts) if t not in ("draw", "pass", "take", "accept")]
+    passive = ("draw", "pass", "take", "accept")
+    keep = [m for m, t in zip(moves, texts, strict=True) if t not in passive]
     if keep and rng.random() < 0.85:
         return rng.choice(keep)
     return rng.choice(moves)

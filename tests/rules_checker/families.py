@@ -8,10 +8,17 @@ from __future__ import annotations
 
 from tests.rules_checker.cards import Violation, matches, parse
 from tests.rules_checker.checker import GameReplay
-from tests.rules_checker.replay import Chain, Played
+from tests.rules_checker.replay import Chain, Event, Played
 
 HIT_PRESSES = {"H1": 1, "H2": 2, "WH4": 4, "WAA": 2, "+1": 1, "+2": 2}
-HIT_REASONS = {"H1": "hit1", "H2": "hit2", "WH4": "hit4", "WAA": "attack", "+1": "draw1", "+2": "draw2"}
+HIT_REASONS = {
+    "H1": "hit1",
+    "H2": "hit2",
+    "WH4": "hit4",
+    "WAA": "attack",
+    "+1": "draw1",
+    "+2": "draw2",
+}
 
 
 class CommonEffects(GameReplay):
@@ -70,7 +77,9 @@ class CommonEffects(GameReplay):
             return
         event = self.take("rotate")
         if event["direction"] != self.table.direction:
-            raise Violation(f"hands rotate {event['direction']} while play goes {self.table.direction}")
+            raise Violation(
+                f"hands rotate {event['direction']} while play goes {self.table.direction}"
+            )
         old = [list(h) for h in self.table.hands]
         for s in self.table.in_play:
             self.table.hands[self.table.seat_after(s)] = old[s]
@@ -116,18 +125,21 @@ class CommonEffects(GameReplay):
         self.not_on_self(chain, victim)
         take = self.maybe("take", player=victim)
         if take is not None and take["presses"] != total:
-            raise Violation(f"P{victim} takes {take['presses']} presses, the stack is {total} (2.4)")
+            raise Violation(
+                f"P{victim} takes {take['presses']} presses, the stack is {total} (2.4)"
+            )
         self.presses(victim, total, reasons)
         if rank != "WAA":
             # the log format has no skip event for a Wild Draw Four / Wild Draw 2 yet
             self.skip(chain, victim, event_required=rank not in ("W+4", "W+2"))
 
-
     def not_on_self(self, chain: Chain, victim: int) -> None:
         event = self.peek()
         if event["type"] == "hit" and event.get("player") == chain.actor != victim:
-            raise Violation(f"P{chain.actor}'s card makes P{chain.actor} press: a card never acts"
-                            f" on the player who played it (2.4); the victim is P{victim}")
+            raise Violation(
+                f"P{chain.actor}'s card makes P{chain.actor} press: a card never acts"
+                f" on the player who played it (2.4); the victim is P{victim}"
+            )
 
 
 class LauncherReplay(CommonEffects):
@@ -281,7 +293,10 @@ class PileReplay(CommonEffects):
             super().family_effect(played, chain)
 
     def guilty(self, played: Played) -> bool:
-        """W+4: held a card of the active colour (3.2). W+2: could have played another card (4.2)."""
+        """W+4: held a card of the active colour (3.2).
+
+        W+2: could have played another card (4.2), a wild included (README).
+        """
         rest = list(played.hand_before)
         rest.remove(played.card.code)
         if played.card.rank == "W+4":
@@ -296,7 +311,9 @@ class PileReplay(CommonEffects):
         guilty = self.guilty(played)
         bluff_ok = self.opt("wild_draw_bluff", True)
         if guilty and not bluff_ok:
-            raise Violation(f"P{played.seat} plays an illegal {played.card.code} (wild_draw_bluff=false)")
+            raise Violation(
+                f"P{played.seat} plays an illegal {played.card.code} (wild_draw_bluff=false)"
+            )
         victim = self.next_victim(chain)
         if self.stack_cards():
             event = self.peek()
@@ -316,15 +333,21 @@ class PileReplay(CommonEffects):
             self.presses(victim, draw, {reason})
         self.skip(chain, victim, event_required=False)
 
-    def check_challenge(self, event: dict, played: Played, victim: int, guilty: bool, bluff_ok: bool) -> None:
+    def check_challenge(
+        self, event: Event, played: Played, victim: int, guilty: bool, bluff_ok: bool
+    ) -> None:
         if not self.opt("challenges", True) or not bluff_ok:
             raise Violation("a challenge although challenges are off")
         if event["player"] != victim or event["accused"] != played.seat:
-            raise Violation(f"P{event['player']} challenges P{event['accused']}; the victim is P{victim}"
-                            f" of P{played.seat}'s card (a card never acts on its own player)")
+            raise Violation(
+                f"P{event['player']} challenges P{event['accused']}; the victim is P{victim}"
+                f" of P{played.seat}'s card (a card never acts on its own player)"
+            )
         if bool(event["guilty"]) != guilty:
-            raise Violation(f"challenge says guilty={event['guilty']}; hand before was "
-                            f"{played.hand_before} on {played.top_before.code}/{played.color_before}")
+            raise Violation(
+                f"challenge says guilty={event['guilty']}; hand before was "
+                f"{played.hand_before} on {played.top_before.code}/{played.color_before}"
+            )
         if sorted(event.get("hand", [])) != sorted(self.table.hands[played.seat]):
             raise Violation("the hand shown in a challenge is not the accused's hand")
 

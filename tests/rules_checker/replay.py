@@ -153,9 +153,14 @@ class Replay:
         got = []
         for number in range(count):
             event = self.peek()
-            if event["type"] != "hit" or event.get("player") != seat or event.get("reason") not in reasons:
+            if (
+                event["type"] != "hit"
+                or event.get("player") != seat
+                or event.get("reason") not in reasons
+            ):
                 raise Violation(
-                    f"expected press {number + 1} of {count} by P{seat} ({'/'.join(sorted(reasons))}),"
+                    f"expected press {number + 1} of {count} by P{seat} "
+                    f"({'/'.join(sorted(reasons))}),"
                     f" got {show(event)}"
                 )
             got.append(self.apply_press(event))
@@ -167,9 +172,13 @@ class Replay:
         if self.peek()["type"] == "hit" and self.due is not None:
             due, self.due = self.due, None
             if due.get("player") != seat:
-                raise Violation(f"press_due names P{due.get('player')}, the rules make P{seat} press")
+                raise Violation(
+                    f"press_due names P{due.get('player')}, the rules make P{seat} press"
+                )
             if due.get("until", "count") == "count" and due.get("presses") != count and count > 1:
-                raise Violation(f"press_due announces {due.get('presses')} presses, the rules say {count}")
+                raise Violation(
+                    f"press_due announces {due.get('presses')} presses, the rules say {count}"
+                )
 
     # ---- UNO (rules.md 2.3, 3.2) ---------------------------------------------------
     def on_uno(self, event: Event) -> int | None:
@@ -220,7 +229,9 @@ class Replay:
         seats = {seat} if isinstance(seat, int) else seat
         event = self.take("color")
         if event["player"] not in seats or event["color"] not in ("R", "B", "G", "Y"):
-            raise Violation(f"colour chosen by P{event['player']} ({event['color']}), expected P{seats}")
+            raise Violation(
+                f"colour chosen by P{event['player']} ({event['color']}), expected P{seats}"
+            )
         self.table.active_color = event["color"]
         return int(event["player"])
 
@@ -251,8 +262,10 @@ class Replay:
         if event["type"] == "skip" and event.get("player") == victim:
             self.pos += 1
         elif event["type"] == "skip" and event.get("player") == chain.actor:
-            raise Violation(f"P{chain.actor} skips themself: a card never acts on the player who"
-                            f" played it (2.4); the rules skip P{victim}")
+            raise Violation(
+                f"P{chain.actor} skips themself: a card never acts on the player who"
+                f" played it (2.4); the rules skip P{victim}"
+            )
         elif event["type"] == "skip":
             raise Violation(f"P{event['player']} skipped; the rules skip P{victim} (2.4)")
         elif event_required and not self.is_out(chain.actor):
@@ -279,7 +292,9 @@ class Replay:
         if have != self.deck:
             lost = self.deck - have
             made = have - self.deck
-            raise Violation(f"{where}: cards lost {dict(lost)} / created {dict(made)} (rules.md 2.1)")
+            raise Violation(
+                f"{where}: cards lost {dict(lost)} / created {dict(made)} (rules.md 2.1)"
+            )
 
 
 def show(event: Event) -> str:

@@ -57,7 +57,8 @@ class Table:
         """A launcher press / draw: the cards leave the hopper from its bottom (2.3)."""
         if self.hopper[: len(cards)] != cards:
             raise Violation(
-                f"P{seat} receives {cards} but the next cards out are {self.hopper[: len(cards) + 2]}"
+                f"P{seat} receives {cards} but the next cards out are "
+                f"{self.hopper[: len(cards) + 2]}"
             )
         del self.hopper[: len(cards)]
         self.hands[seat].extend(cards)
