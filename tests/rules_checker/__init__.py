@@ -12,9 +12,10 @@ import json
 from pathlib import Path
 from typing import Any
 
+from tests.rules_checker.attack import LauncherReplay
 from tests.rules_checker.cards import LAUNCHER_RULESETS, Violation
 from tests.rules_checker.checker import GameReplay
-from tests.rules_checker.families import LauncherReplay, PileReplay
+from tests.rules_checker.pile import PileReplay
 from tests.rules_checker.replay import show
 
 __all__ = ["Violation", "check_events", "check_game", "check_log", "split_games"]
@@ -81,8 +82,8 @@ def check_events(
     return len(games)
 
 
-def check_log(path: str | Path) -> int:
+def check_log(path: str | Path, *, ignore: frozenset[str] = frozenset()) -> int:
     """Check a JSON Lines log as written by ``uno-attack simulate --log FILE``."""
     with open(path, encoding="utf-8") as stream:
         events = [json.loads(line) for line in stream if line.strip()]
-    return check_events(events)
+    return check_events(events, ignore=ignore)

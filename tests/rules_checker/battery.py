@@ -8,6 +8,7 @@ so that a game of several rounds stays short: see README.md for the counts.
 
 from __future__ import annotations
 
+from pathlib import Path
 from typing import Any
 
 from tests.rules_checker.cards import RULESETS
@@ -32,7 +33,9 @@ OPTION_VALUES: dict[str, list[Any]] = {
     "wilds": [4, 8],
     "empty_launcher": ["reload", "dry"],
     "round_turn_limit": [0, 40, 5000],
+    "custom": sorted(p.name for p in (Path(__file__).parent / "custom").glob("*.toml")),
 }
+CUSTOM_DIR = Path(__file__).parent / "custom"
 BASE_TARGET = 120
 GAMES_PER_CASE = 4
 LAUNCHERS: tuple[str | None, ...] = (None, *PROFILES)
@@ -50,10 +53,14 @@ def cases() -> list[tuple[str, int, str, Any]]:
         for players in player_counts(ruleset)
         for option, values in OPTION_VALUES.items()
         for value in values
+        if option != "custom" or ruleset == "attack"  # only the attack deck has the card
     ]
 
 
 def options_for(option: str, value: Any) -> dict[str, Any]:
+    """The options of a case: the one under test, a low target, and what it needs."""
+    if option == "custom":
+        value = str(CUSTOM_DIR / value)
     options: dict[str, Any] = {option: value}
     if option != "target":
         options["target"] = BASE_TARGET

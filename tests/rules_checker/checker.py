@@ -28,6 +28,7 @@ class GameReplay(Replay):
         self.head_to_head = False
         self.round_winner: int | None = None
         self.last_skipped: list[int] = []
+        self.custom_play_again = False  # a custom card with the play_again block
         self.ignore: frozenset[str] = frozenset()  # checks switched off by name (README)
         self.unfinished_ok = False  # a log cut at a round end (the battery plays few rounds)
 
@@ -190,10 +191,12 @@ class GameReplay(Replay):
 
     def play(self, seat: int, code: str, chain: Chain) -> None:
         played = self.lay(seat, code, check_match=self.must_match(code, seat))
+        self.custom_play_again = False
         self.effect(played, chain)
         if self.out is None and self.is_out(seat):
             self.out = seat
-        if self.out is None and played.card.rank in PLAY_AGAIN_CARDS:
+        again = played.card.rank in PLAY_AGAIN_CARDS or self.custom_play_again
+        if self.out is None and again:
             self.offer_play_again(seat, chain)
 
     def must_match(self, code: str, seat: int) -> bool:

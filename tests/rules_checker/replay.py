@@ -147,20 +147,17 @@ class Replay:
             self.called.discard(seat)
         return cards
 
-    def presses(self, seat: int, count: int, reasons: set[str]) -> list[list[str]]:
-        """Exactly ``count`` presses by ``seat`` for one of ``reasons``."""
+    def presses(self, seat: int, count: int, reasons: set[str] | None) -> list[list[str]]:
+        """Exactly ``count`` presses by ``seat`` for one of ``reasons`` (None: any reason)."""
         self.check_due(seat, count)
         got = []
         for number in range(count):
             event = self.peek()
-            if (
-                event["type"] != "hit"
-                or event.get("player") != seat
-                or event.get("reason") not in reasons
-            ):
+            wrong_reason = reasons is not None and event.get("reason") not in reasons
+            if event["type"] != "hit" or event.get("player") != seat or wrong_reason:
                 raise Violation(
                     f"expected press {number + 1} of {count} by P{seat} "
-                    f"({'/'.join(sorted(reasons))}),"
+                    f"({'/'.join(sorted(reasons or {'any'}))}),"
                     f" got {show(event)}"
                 )
             got.append(self.apply_press(event))
