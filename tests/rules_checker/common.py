@@ -146,6 +146,11 @@ class CommonEffects(GameReplay):
             event = self.peek()
             if not (event["type"] == "play" and event.get("reason") == "stack"):
                 break
+            if event["player"] == chain.actor != victim:
+                raise Violation(
+                    f"P{victim} is the victim, but P{chain.actor} stacks on their own card:"
+                    " a card never acts on the player who played it (2.4)"
+                )
             if event["player"] != victim or parse(event["card"]).rank not in self.stack_cards():
                 raise Violation(f"stack play {event} not by the victim P{victim} with a stack card")
             self.pos += 1
@@ -160,6 +165,11 @@ class CommonEffects(GameReplay):
                 self.out = victim
             victim = self.choose_target(victim) if rank == "WAA" else self.next_victim(chain)
         self.not_on_self(chain, victim)
+        event = self.peek()
+        if event["type"] == "take" and event.get("player") != victim:
+            raise Violation(
+                f"P{event.get('player')} takes the hit, but the victim is P{victim} (2.4)"
+            )
         take = self.maybe("take", player=victim)
         if take is not None and take["presses"] != total:
             raise Violation(
@@ -172,7 +182,7 @@ class CommonEffects(GameReplay):
 
     def not_on_self(self, chain: Chain, victim: int) -> None:
         event = self.peek()
-        if event["type"] == "hit" and event.get("player") == chain.actor != victim:
+        if event["type"] in ("hit", "take") and event.get("player") == chain.actor != victim:
             raise Violation(
                 f"P{chain.actor}'s card makes P{chain.actor} press: a card never acts"
                 f" on the player who played it (2.4); the victim is P{victim}"

@@ -105,7 +105,6 @@ class PileReplay(CommonEffects):
         self.presses(seat, 1, {"draw"})
         self.give(seat, self.next_victim(chain))
 
-
     def first_card(self, dealer: int) -> int:
         """rules.md 3.2 (classic) and 4.2 (pocket: the action of the first card applies)."""
         card = parse(self.table.pile[-1])
