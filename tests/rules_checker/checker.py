@@ -229,7 +229,7 @@ class GameReplay(Replay):
         """Press once / draw one (2.3, 3.2), the house rule, and playing the drawn card."""
         drawn = [card for press in self.presses(seat, 1, {"draw"}) for card in press]
         if self.opt("draw_until_playable", False):
-            drawn = self.draw_until_playable(seat, drawn)
+            drawn = self.draw_until_playable(seat, drawn, empty=0 if drawn else 1)
         event = self.peek()
         if event["type"] == "play" and event.get("reason") == "drawn":
             self.play_drawn(seat, event, drawn, chain)
@@ -241,38 +241,34 @@ class GameReplay(Replay):
 
         return matches(parse(code), self.table.top, self.table.active_color)
 
-    def draw_until_playable(self, seat: int, drawn: list[str]) -> list[str]:
+    def draw_until_playable(self, seat: int, drawn: list[str], empty: int) -> list[str]:
         """House rule [004]: keep drawing until a playable card, at most ``draw_until_cap`` cards.
 
-        With a launcher the cap counts cards, and no press may follow a press that
-        brought a playable card (issue 9's definition; rules.md 3.2 is about one-card draws).
+        With a launcher the cap counts cards, no press may follow a press that brought a
+        playable card, and a press that brings no card does not count towards the cap
+        (at most ``hit_fire_cap`` of those, as for Wild Hit-Fire). README item 10.
         """
         cap = int(self.opt("draw_until_cap", 10))
-        last_empty = False
+        empty_cap = int(self.opt("hit_fire_cap", 50))
         while True:
-            should_go_on = not any(self.playable(c) for c in drawn) and len(drawn) < cap
+            found = any(self.playable(c) for c in drawn)
+            go_on = not found and len(drawn) < cap and empty < empty_cap
             event = self.peek()
-            more = (
-                event["type"] == "hit"
-                and event.get("player") == seat
-                and event.get("reason") == "draw"
-            )
-            if more and not should_go_on:
+            more = event["type"] == "hit" and event.get("player") == seat
+            more = more and event.get("reason") == "draw"
+            if more and not go_on:
                 raise Violation(
                     f"P{seat} keeps drawing after {drawn} (cap {cap}, draw_until_playable)"
                 )
             if not more:
-                if (
-                    should_go_on
-                    and not last_empty
-                    and (self.table.hopper or len(self.table.pile) > 1)
-                ):
+                can_draw = bool(self.table.hopper) or len(self.table.pile) > 1
+                if go_on and can_draw:
                     raise Violation(
                         f"P{seat} stops drawing at {drawn} before a playable card or the cap"
                     )
                 return drawn
             cards = self.presses(seat, 1, {"draw"})[0]
-            last_empty = not cards
+            empty += not cards
             drawn.extend(cards)
 
     def play_drawn(self, seat: int, event: Event, drawn: list[str], chain: Chain) -> None:

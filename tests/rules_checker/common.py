@@ -175,9 +175,12 @@ class CommonEffects(GameReplay):
             raise Violation(
                 f"P{victim} takes {take['presses']} presses, the stack is {total} (2.4)"
             )
+        early = self.maybe("skip", player=victim) if rank != "WAA" else None
         self.presses(victim, total, reasons)
-        if rank != "WAA":
-            # the log format has no skip event for a Wild Draw Four / Wild Draw 2 yet
+        if early is not None:
+            chain.skipped.append(victim)
+        elif rank != "WAA":
+            # older logs have no skip event for a Wild Draw Four / Wild Draw 2
             self.skip(chain, victim, event_required=rank not in ("W+4", "W+2"))
 
     def not_on_self(self, chain: Chain, victim: int) -> None:

@@ -25,6 +25,10 @@ PROFILES = (
 MAX_MOVES = 60_000
 
 
+class Refused(Exception):
+    """The engine refused a set-up with a clear error (e.g. an option a ruleset cannot take)."""
+
+
 def launcher_spec(profile: str | None) -> str | None:
     """None keeps the ruleset's own launcher (sim:// or the draw pile)."""
     return None if profile is None else f"sim://?profile={profile}"

@@ -73,11 +73,19 @@ class PileReplay(CommonEffects):
             if guilty:
                 self.presses(played.seat, on_guilty, {"challenge"})
                 return
-            self.presses(victim, on_innocent, {"challenge"})
+            self.draw_and_skip(chain, victim, on_innocent, {"challenge"})
         else:
             self.maybe("accept", player=victim)
-            self.presses(victim, draw, {reason})
-        self.skip(chain, victim, event_required=False)
+            self.draw_and_skip(chain, victim, draw, {reason})
+
+    def draw_and_skip(self, chain: Chain, victim: int, count: int, reasons: set[str]) -> None:
+        """The victim draws and loses the turn; the skip event may come first or last."""
+        early = self.maybe("skip", player=victim)
+        self.presses(victim, count, reasons)
+        if early is not None:
+            chain.skipped.append(victim)
+        else:
+            self.skip(chain, victim, event_required=False)
 
     def check_challenge(
         self, event: Event, played: Played, victim: int, guilty: bool, bluff_ok: bool
@@ -130,8 +138,11 @@ class PileReplay(CommonEffects):
             self.presses(left, 2, {"draw2"})
             self.skip(chain, left, event_required=False)
         elif card.rank == "WD":
-            actor = self.choose_color({dealer, left})
-            self.presses(actor, 1, {"draw"})
-            self.give(actor, self.table.seat_after(actor))
+            self.choose_color({dealer, left})
+            actor = self.peek().get("player")
+            if actor not in (dealer, left):
+                raise Violation(f"first Wild Dip: P{actor} draws; the dealer or P{left} must")
+            self.presses(int(actor), 1, {"draw"})
+            self.give(int(actor), self.table.seat_after(int(actor)))
             return left
         return self.next_turn(chain)
