@@ -23,6 +23,7 @@ from tests.rules_checker.cards import (
     matches,
     parse,
 )
+from tests.rules_checker.offers import answer_after, check_offer
 from tests.rules_checker.table import Table
 
 Event = dict[str, Any]
@@ -72,6 +73,10 @@ class Replay:
         self.must_exhaust = 0
         self.due: Event | None = None  # the last press_due announcement, checked by presses()
 
+    def stack_cards(self) -> set[str]:
+        """Ranks a victim may stack (none unless a stacking option is on)."""
+        return set()
+
     # ---- options -------------------------------------------------------------------
     def opt(self, name: str, default: Any) -> Any:
         value = self.options.get(name)
@@ -91,7 +96,9 @@ class Replay:
                 if penalty is not None:
                     self.presses(penalty, int(self.opt("uno_penalty", 2)), {"uno-penalty"})
             elif event["type"] == "decision":
-                self.pos += 1  # what was offered: informational (event-format.md)
+                answer = answer_after(self.events, self.pos)
+                check_offer(event, answer, self.table, self.stack_cards())
+                self.pos += 1
             elif event["type"] == "press_due":
                 self.pos += 1
                 self.due = event
