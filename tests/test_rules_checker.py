@@ -18,7 +18,7 @@ from hypothesis import strategies as st
 from tests.rules_checker import Violation, check_events
 from tests.rules_checker import battery as B
 from tests.rules_checker.builder import LogBuilder
-from tests.rules_checker.cards import RULESETS
+from tests.rules_checker.cards import RULESETS, hand_points
 from tests.rules_checker.driver import PROFILES, Refused, play_game
 
 # ---------------------------------------------------------------- hand-made logs
@@ -303,6 +303,161 @@ def test_trade_hands_cannot_be_the_last_card() -> None:
     log.events[2]["loaded"] = list(log.hopper)
     log.play(1, "RTH").add("target", player=1, target=0).add("trade", player=1, target=0)
     assert_violation(log.events, "cannot go out on a Trade Hands" if False else "Trade Hands")
+
+
+def test_an_offer_of_a_card_that_does_not_match_is_caught() -> None:
+    log = LogBuilder(
+        "attack",
+        [["R5", "G7", "G8"], ["RS", "B4", "R3"], ["R6", "B1", "B2"]],
+        "R2",
+        options={"skip_reverse_play_again": "always"},
+    )
+    log.play(1, "RS").add("skip", player=2)
+    log.add("decision", player=1, decision="play_again", moves=["B4", "R3", "pass"])
+    log.play(1, "R3", "play-again")
+    assert_violation(log.events, "offered B4 (play_again), which does not match")
+
+
+def test_a_move_that_was_not_offered_is_caught() -> None:
+    log = LogBuilder(
+        "attack",
+        [["R5", "G7", "G8"], ["RS", "B4", "R3"], ["R6", "B1", "B2"]],
+        "R2",
+        options={"skip_reverse_play_again": "always"},
+    )
+    log.play(1, "RS").add("skip", player=2)
+    log.add("decision", player=1, decision="play_again", moves=["pass"])
+    log.play(1, "R3", "play-again")
+    assert_violation(log.events, "was offered play_again ['pass']")
+
+
+def test_a_press_due_for_the_wrong_player_is_caught() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2")
+    log.play(1, "R3").play(2, "RH2").add(
+        "press_due", player=1, presses=2, reason="hit2", until="count"
+    )
+    log.presses(0, "hit2", 2)
+    assert_violation(log.events, "press_due names P1")
+
+
+def test_dealer_re_turns_are_replayed() -> None:
+    def story(rounds: list[dict[str, str]]) -> list[dict[str, Any]]:
+        log = attack_round()
+        log.events[1]["rounds"] = rounds
+        return finish(log)
+
+    tie = [{"0": "R9", "1": "B9", "2": "G3"}, {"0": "Y7", "1": "Y2"}]
+    assert check_events(story(tie)) == 1
+    assert_violation(
+        story([{"0": "R9", "1": "B9", "2": "G3"}, {"0": "Y2", "1": "Y7"}]),
+        "P0 deals, but the turn-ups leave [1]",
+    )
+
+
+def test_discard_all_must_discard_every_card_of_its_colour() -> None:
+    log = LogBuilder("attack", [["R5", "G7", "G8"], ["RDA", "R4", "B4"], ["R6", "B1", "B2"]], "R2")
+    log.play(1, "RDA").add("discard", player=1, cards=[])
+    assert_violation(log.events, "discards [] but holds ['R4']")
+
+
+def test_wild_all_hit_goes_round_the_table_from_the_left() -> None:
+    hands = [["R5", "G7", "G8"], ["WAH", "B4", "B5"], ["R6", "B1", "B2"], ["R7", "Y1", "Y2"]]
+    log = LogBuilder("attack-original", hands, "R2")
+    log.play(1, "WAH").add("color", player=1, color="B")
+    log.hit(3, "all-hit").hit(2, "all-hit").hit(0, "all-hit")
+    assert_violation(log.events, "expected press 1 of 1 by P2 (all-hit)")
+
+
+def test_wild_hit_fire_stops_when_cards_fire() -> None:
+    log = LogBuilder(
+        "attack-original", [["R5", "G7"], ["WHF", "B4"], ["R6", "B1"]], "R2", front=["Y1", "Y2"]
+    )
+    log.play(1, "WHF").add("color", player=1, color="B")
+    log.hit(2, "hit-fire", cards=[]).hit(2, "hit-fire").hit(2, "hit-fire")
+    assert_violation(log.events, "P2 must be skipped")
+
+
+def test_wild_dip_gives_to_the_next_player() -> None:
+    log = LogBuilder("pocket", [["R5", "G7"], ["WD", "B4"], ["R6", "B1"]], "R2")
+    log.play(1, "WD").add("color", player=1, color="B").hit(1, "draw")
+    log.add("give", player=1, to=0, card="B4")
+    assert_violation(log.events, "P1 gives to P0, the next player is P2")
+
+
+def test_a_reload_while_the_launcher_still_has_cards_is_caught() -> None:
+    log = LogBuilder(
+        "attack", [["R5", "G7"], ["R3", "B4"], ["R6", "RH2"]], "R2", front=["Y1", "Y2", "Y3"]
+    )
+    log.play(1, "R3").play(2, "R6")
+    log.add("reload", cards=["R3", "R2"])
+    log.hopper = log.hopper + ["R3", "R2"]
+    log.draw(0, 1)
+    assert_violation(log.events, "reloaded while it still held cards")
+
+
+def test_no_reload_with_a_dry_launcher() -> None:
+    log = attack_round(empty_launcher="dry")
+    log.add("reload", cards=["R2", "R3"])
+    assert_violation(finish(log), "empty_launcher=dry")
+
+
+def test_a_drawn_card_cannot_be_played_in_uno_attack() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["B3", "B4"], ["R6", "RH2"]], "R2", front=["R8"])
+    log.draw(1, 1).play(1, "R8", "drawn")
+    assert_violation(log.events, "the turn ends after a press")
+
+
+def test_draw_until_playable_stops_at_a_playable_card() -> None:
+    log = LogBuilder(
+        "classic",
+        [["R5", "G7"], ["B3", "B4"], ["R6", "B2"]],
+        "R2",
+        front=["G1", "R8", "Y3"],
+        options={"draw_until_playable": True},
+    )
+    log.draw(1).hit(1, "draw").hit(1, "draw")
+    assert_violation(log.events, "keeps drawing after ['G1', 'R8']")
+
+
+def test_seven_zero_rotates_hands_in_the_direction_of_play() -> None:
+    log = LogBuilder(
+        "classic", [["R5", "G7"], ["R0", "B4"], ["R6", "B2"]], "R2", options={"seven_zero": True}
+    )
+    log.play(1, "R0").add("rotate", direction=-1, seats=[0, 1, 2])
+    assert_violation(log.events, "hands rotate -1 while play goes 1")
+
+
+def test_a_jump_in_needs_an_identical_card() -> None:
+    log = LogBuilder(
+        "classic", [["R5", "G7"], ["R3", "B4"], ["R6", "B2"]], "R2", options={"jump_in": True}
+    )
+    log.play(1, "R3").play(0, "R5", "jump-in")
+    assert_violation(log.events, "jump-in with R5 on R3: not identical")
+
+
+def test_a_custom_card_runs_the_tables_blocks(tmp_path: Any) -> None:
+    path = tmp_path / "revenge.toml"
+    path.write_text('effects = ["target", "hit n=3 who=target reason=custom"]\n')
+    log = LogBuilder(
+        "attack", [["R5", "G7"], ["WC", "B4"], ["R6", "B1"]], "R2", options={"custom": str(path)}
+    )
+    log.play(1, "WC").add("color", player=1, color="B").add("target", player=1, target=0)
+    log.presses(0, "custom", 2)
+    log.draw(2, 0)
+    assert_violation(log.events, "expected press 3 of 3 by P0")
+
+
+def test_lowest_scoring_charges_everyone() -> None:
+    log = attack_round(scoring="lowest")
+    log.play(2, "R6")
+    held = [hand_points(hand) for hand in log.hands]  # P0: R5 G7 Y1 Y2 = 15, P1: B4 = 4
+    assert held == [15, 4, 0]
+    log.end_round(2, gained=held).end_game(2)
+    assert check_events(log.events) == 1
+    wrong = attack_round(scoring="lowest")
+    wrong.play(2, "R6")
+    wrong.end_round(2, gained=[0, 0, 24]).end_game(2)
+    assert_violation(wrong.events, "lowest scoring")
 
 
 # ---------------------------------------------------------------- engine battery
