@@ -105,7 +105,7 @@ class LogBuilder:
             "gained": gained,
             "scores": list(self.scores),
             "hands": [list(h) for h in self.hands],
-            "turns": 0,
+            "turns": None,
             "eliminated": [],
         }
         event.update(over)

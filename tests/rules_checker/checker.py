@@ -29,6 +29,7 @@ class GameReplay(Replay):
         self.round_winner: int | None = None
         self.last_skipped: list[int] = []
         self.custom_play_again = False  # a custom card with the play_again block
+        self.turns_taken = 0
         self.ignore: frozenset[str] = frozenset()  # checks switched off by name (README)
         self.unfinished_ok = False  # a log cut at a round end (the battery plays few rounds)
 
@@ -116,11 +117,13 @@ class GameReplay(Replay):
         self.rounds += 1
         deal = self.take("deal", round=self.rounds, dealer=dealer)
         self.setup_round(deal)
+        self.turns_taken = 0
         seat = self.first_card(dealer)
         while self.out is None:
             if self.peek()["type"] == "round_end":
                 break
             seat = self.turn(seat)
+            self.turns_taken += 1
         self.check_round_end(self.take("round_end", round=self.rounds))
 
     def setup_round(self, deal: Event) -> None:
@@ -296,6 +299,12 @@ class GameReplay(Replay):
                 raise Violation(f"P{self.out} went out but round_end names {event.get('winner')}")
         elif event.get("winner") is not None or event.get("reason") == "out":
             raise Violation(f"round_end with winner {event.get('winner')} but nobody went out")
+        else:
+            self.check_turn_limit()
+        if event.get("turns") is not None and event["turns"] != self.turns_taken:
+            raise Violation(
+                f"round_end says {event['turns']} turns; {self.turns_taken} were played"
+            )
         self.conservation(f"end of round {self.rounds}")
         for seat, hand in enumerate(event["hands"]):
             if Counter(hand) != Counter(self.table.hands[seat]):
@@ -312,6 +321,15 @@ class GameReplay(Replay):
         if list(event["scores"]) != self.scores:
             raise Violation(f"scores {event['scores']} != running totals {self.scores}")
         self.check_eliminations(event)
+
+    def check_turn_limit(self) -> None:
+        """A round without a winner stops exactly at ``round_turn_limit`` turns (option)."""
+        limit = int(self.opt("round_turn_limit", 5000))
+        if limit == 0 or self.turns_taken != limit:
+            raise Violation(
+                f"round stopped without a winner after {self.turns_taken} turns"
+                f" (round_turn_limit={limit})"
+            )
 
     def expected_gains(self, held: list[int], winner: Any) -> list[int] | None:
         in_play = self.table.in_play
