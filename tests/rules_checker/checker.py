@@ -348,8 +348,8 @@ class GameReplay(Replay):
             return
         reached = sorted(s for s in self.table.in_play if self.scores[s] >= self.target)
         said = sorted(event.get("eliminated") or [])
-        if said and not set(said) <= set(reached):
-            raise Violation(f"eliminated {said} but only {reached} reached {self.target}")
+        if said != reached:
+            raise Violation(f"eliminated {said}, but {reached} reached {self.target} (2.5)")
         if not (self.head_to_head and self.round_winner is not None):
             self.table.in_play = [s for s in self.table.in_play if s not in reached]
 

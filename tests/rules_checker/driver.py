@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from game import Game
+from hardware.errors import UnoAttackError
 
 PROFILES = (
     "bookmarklet",
@@ -43,9 +44,16 @@ def play_game(
     max_rounds: int | None = None,
 ) -> list[dict[str, Any]]:
     """One game (or its first ``max_rounds`` rounds) by a seeded random bot; its events."""
-    game = Game.new(
-        ruleset, players=players, seed=seed, options=options or {}, launcher=launcher_spec(profile)
-    )
+    try:
+        game = Game.new(
+            ruleset,
+            players=players,
+            seed=seed,
+            options=options or {},
+            launcher=launcher_spec(profile),
+        )
+    except UnoAttackError as error:
+        raise Refused(str(error)) from error
     rng = random.Random(seed)
     for _ in range(MAX_MOVES):
         if game.is_game_over():
