@@ -6,7 +6,7 @@ Card effects and first-card rules are per family (:mod:`tests.rules_checker.fami
 from __future__ import annotations
 
 from collections import Counter
-from typing import Any
+from typing import Any, NoReturn
 
 from tests.rules_checker.cards import Violation, dealer_value, hand_points, parse
 from tests.rules_checker.replay import Chain, Event, Played, Replay, show
@@ -158,28 +158,32 @@ class GameReplay(Replay):
             self.pos += 1
             chain = Chain(seat)
             self.draw_turn(seat, chain)
-        elif (
-            event["type"] == "play"
-            and event.get("player") == seat
-            and (
-                event.get("reason") == "turn"
-                or (event.get("reason") == "play-again" and self.lap == seat)
-            )
-        ):
+        elif self.is_turn_play(event, seat):
             self.pos += 1
             chain = Chain(seat)
             self.play(seat, event["card"], chain)
         else:
-            if event.get("player") in self.last_skipped:
-                raise Violation(
-                    f"P{event['player']} was skipped in the last turn and gets no turn"
-                    f" (2.4: a later Reverse does not undo a Skip); it is P{seat}'s turn"
-                )
-            raise Violation(f"it is P{seat}'s turn (play or draw), got {show(event)}")
+            self.not_your_turn(event, seat)
         self.last_skipped = list(chain.skipped)
         nxt = self.next_turn(chain)
         self.lap = nxt if nxt == chain.actor else None
         return nxt
+
+    def is_turn_play(self, event: Event, seat: int) -> bool:
+        """A play that starts ``seat``'s turn ("play-again" when the turn came back to it)."""
+        if event["type"] != "play" or event.get("player") != seat:
+            return False
+        return event.get("reason") == "turn" or (
+            event.get("reason") == "play-again" and self.lap == seat
+        )
+
+    def not_your_turn(self, event: Event, seat: int) -> NoReturn:
+        if event.get("player") in self.last_skipped:
+            raise Violation(
+                f"P{event['player']} was skipped in the last turn and gets no turn"
+                f" (2.4: a later Reverse does not undo a Skip); it is P{seat}'s turn"
+            )
+        raise Violation(f"it is P{seat}'s turn (play or draw), got {show(event)}")
 
     def jump_in(self, event: Event) -> Chain:
         if not self.opt("jump_in", False):

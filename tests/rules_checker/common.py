@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from tests.rules_checker.cards import Violation, parse
 from tests.rules_checker.checker import GameReplay
-from tests.rules_checker.replay import Chain, Played
+from tests.rules_checker.replay import Chain, Event, Played
 
 HIT_PRESSES = {"H1": 1, "H2": 2, "WH4": 4, "WAA": 2, "+1": 1, "+2": 2}
 HIT_REASONS = {
@@ -146,24 +146,38 @@ class CommonEffects(GameReplay):
             event = self.peek()
             if not (event["type"] == "play" and event.get("reason") == "stack"):
                 break
-            if event["player"] == chain.actor != victim:
-                raise Violation(
-                    f"P{victim} is the victim, but P{chain.actor} stacks on their own card:"
-                    " a card never acts on the player who played it (2.4)"
-                )
-            if event["player"] != victim or parse(event["card"]).rank not in self.stack_cards():
-                raise Violation(f"stack play {event} not by the victim P{victim} with a stack card")
+            self.check_stacker(chain, victim, event)
             self.pos += 1
-            stacked = self.lay(victim, event["card"], check_match=False)
+            rank = self.lay(victim, event["card"], check_match=False).card.rank
             chain.actor, chain.skipped = victim, []
-            rank = stacked.card.rank
             total += HIT_PRESSES.get(rank, 4 if rank == "W+4" else 2)
             reasons.add(HIT_REASONS.get(rank, "draw4" if rank == "W+4" else "draw2"))
             if rank.startswith("W"):
-                self.maybe_color(victim)
-            if self.is_out(victim):
-                self.out = victim
-            victim = self.choose_target(victim) if rank == "WAA" else self.next_victim(chain)
+                self.maybe_color(chain.actor)
+            if self.is_out(chain.actor):
+                self.out = chain.actor
+            victim = self.choose_target(chain.actor) if rank == "WAA" else self.next_victim(chain)
+        self.check_take(chain, victim, total)
+        early = self.maybe("skip", player=victim) if rank != "WAA" else None
+        self.presses(victim, total, reasons)
+        if early is not None:
+            chain.skipped.append(victim)
+        elif rank != "WAA":
+            # older logs have no skip event for a Wild Draw Four / Wild Draw 2
+            self.skip(chain, victim, event_required=rank not in ("W+4", "W+2"))
+
+    def check_stacker(self, chain: Chain, victim: int, event: Event) -> None:
+        """Only the victim may stack, and only with one of the ruleset's stack cards."""
+        if event["player"] == chain.actor != victim:
+            raise Violation(
+                f"P{victim} is the victim, but P{chain.actor} stacks on their own card:"
+                " a card never acts on the player who played it (2.4)"
+            )
+        if event["player"] != victim or parse(event["card"]).rank not in self.stack_cards():
+            raise Violation(f"stack play {event} not by the victim P{victim} with a stack card")
+
+    def check_take(self, chain: Chain, victim: int, total: int) -> None:
+        """The victim takes the whole stack (a ``take`` event is optional)."""
         self.not_on_self(chain, victim)
         event = self.peek()
         if event["type"] == "take" and event.get("player") != victim:
@@ -175,13 +189,6 @@ class CommonEffects(GameReplay):
             raise Violation(
                 f"P{victim} takes {take['presses']} presses, the stack is {total} (2.4)"
             )
-        early = self.maybe("skip", player=victim) if rank != "WAA" else None
-        self.presses(victim, total, reasons)
-        if early is not None:
-            chain.skipped.append(victim)
-        elif rank != "WAA":
-            # older logs have no skip event for a Wild Draw Four / Wild Draw 2
-            self.skip(chain, victim, event_required=rank not in ("W+4", "W+2"))
 
     def not_on_self(self, chain: Chain, victim: int) -> None:
         event = self.peek()

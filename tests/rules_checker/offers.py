@@ -29,7 +29,7 @@ def move_of(event: Event) -> str | None:
     if kind == "give":
         return f"give:{event['card']}"
     if kind in ("challenge", "accept", "pass", "take"):
-        return kind
+        return str(kind)
     return None
 
 
