@@ -517,7 +517,8 @@ def test_random_setups_follow_the_rules(
     if ruleset == "pocket":
         players = min(players, 5)
     options: dict[str, object] = {"target": B.BASE_TARGET}
-    options.update(dict(chosen))
+    for name, value in chosen:
+        options[name] = str(B.CUSTOM_DIR / str(value)) if name == "custom" else value
     try:
         events = play_game(ruleset, players, seed, options, profile, max_rounds=ROUNDS_PER_GAME)
     except Refused as refusal:  # a clear refusal naming an option is a legal answer

@@ -48,8 +48,8 @@ class GameReplay(Replay):
     def run(self) -> None:
         self.take("game_start")
         self.check_deck_listing()
-        dealer_event = self.take("dealer")
-        dealer = self.check_dealer_pick(dealer_event)
+        dealer = self.check_dealer_pick(self.expect("dealer"))
+        self.pos += 1
         while True:
             self.play_round(dealer)
             if self.unfinished_ok and self.peek()["type"] == "<end of log>":
@@ -124,7 +124,8 @@ class GameReplay(Replay):
                 break
             seat = self.turn(seat)
             self.turns_taken += 1
-        self.check_round_end(self.take("round_end", round=self.rounds))
+        self.check_round_end(self.expect("round_end", round=self.rounds))
+        self.pos += 1
 
     def setup_round(self, deal: Event) -> None:
         table = self.table
@@ -374,7 +375,7 @@ class GameReplay(Replay):
         return True
 
     def check_game_end(self) -> None:
-        event = self.take("game_end")
+        event = self.expect("game_end")
         if event.get("winner") not in self.expected_winner:
             raise Violation(
                 f"game won by P{event.get('winner')}, rules say P{sorted(self.expected_winner)}"
@@ -384,3 +385,4 @@ class GameReplay(Replay):
                 f"game_end scores/rounds {event['scores']}/{event.get('rounds')}"
                 f" != {self.scores}/{self.rounds}"
             )
+        self.pos += 1

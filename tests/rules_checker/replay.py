@@ -110,13 +110,18 @@ class Replay:
         return {"type": "<end of log>"}
 
     def take(self, kind: str, **fields: Any) -> Event:
+        event = self.expect(kind, **fields)
+        self.pos += 1
+        return event
+
+    def expect(self, kind: str, **fields: Any) -> Event:
+        """The next event, which must be of ``kind`` with ``fields``; not consumed yet."""
         event = self.peek()
         if event["type"] != kind:
             raise Violation(f"expected a {kind} event {fields or ''}, got {show(event)}")
         for key, value in fields.items():
             if event.get(key) != value:
                 raise Violation(f"expected {kind} with {key}={value!r}, got {show(event)}")
-        self.pos += 1
         return event
 
     def maybe(self, kind: str, **fields: Any) -> Event | None:
