@@ -8,6 +8,8 @@ Battery size and time per CI run: see tests/rules_checker/README.md.
 from __future__ import annotations
 
 import os
+import subprocess
+import sys
 from collections.abc import Callable
 from typing import Any
 
@@ -15,7 +17,7 @@ import pytest
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
-from tests.rules_checker import Violation, check_events
+from tests.rules_checker import Violation, check_events, check_log
 from tests.rules_checker import battery as B
 from tests.rules_checker.builder import LogBuilder
 from tests.rules_checker.cards import RULESETS, hand_points
@@ -458,6 +460,37 @@ def test_lowest_scoring_charges_everyone() -> None:
     wrong.play(2, "R6")
     wrong.end_round(2, gained=[0, 0, 24]).end_game(2)
     assert_violation(wrong.events, "lowest scoring")
+
+
+@pytest.mark.parametrize("ruleset", RULESETS)
+def test_simulate_logs_follow_the_rules(ruleset: str, tmp_path: Any) -> None:
+    """The CLI's own bots and log writer, end to end: ``uno-attack simulate --log``."""
+    log = tmp_path / "games.jsonl"
+    done = subprocess.run(
+        [
+            sys.executable,
+            "-m",
+            "game",
+            "simulate",
+            "--ruleset",
+            ruleset,
+            "--players",
+            "4",
+            "--games",
+            "3",
+            "--seed",
+            "11",
+            "--option",
+            "target=150",
+            "--log",
+            str(log),
+        ],
+        capture_output=True,
+        text=True,
+        check=False,
+    )
+    assert done.returncode == 0, done.stderr
+    assert check_log(log) == 3
 
 
 # ---------------------------------------------------------------- engine battery
