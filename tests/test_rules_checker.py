@@ -509,6 +509,40 @@ def test_simulate_logs_follow_the_rules(ruleset: str, tmp_path: Any) -> None:
     assert check_log(log) == 3
 
 
+def test_a_wild_attack_attack_cannot_target_its_player() -> None:
+    log = LogBuilder("attack", [["R5", "G7"], ["WAA", "B4"], ["R6", "B1"]], "R2")
+    log.play(1, "WAA").add("color", player=1, color="B").add("target", player=1, target=1)
+    assert_violation(log.events, "aims at P1: a card never acts on its own player")
+
+
+def test_a_first_reverse_lets_the_dealer_play_first_to_the_right() -> None:
+    log = LogBuilder("classic", [["R5", "G7"], ["R3", "B4"], ["R6", "B2"]], "RR")
+    log.add("reverse", direction=-1).play(2, "R6")
+    assert_violation(log.events, "it is P0's turn")
+    ok = LogBuilder("classic", [["R5", "G7"], ["R3", "B4"], ["R6", "B2"]], "RR")
+    ok.add("reverse", direction=-1).play(0, "R5").play(2, "R6")
+    assert_violation(ok.events, "it is P1's turn", "<end of log>")  # P0 then P2: right
+
+
+def test_an_innocent_challenger_draws_six_and_is_skipped() -> None:
+    log = LogBuilder("classic", [["R5", "G7"], ["W+4", "B3"], ["R6", "B2"]], "R2")
+    log.play(1, "W+4").add("color", player=1, color="G")
+    log.add("challenge", player=2, accused=1, guilty=False, hand=["B3"])
+    log.presses(2, "challenge", 6).add("skip", player=2, reason="challenge")
+    log.play(2, "R6")
+    assert_violation(log.events, "P2 was skipped")
+
+
+def test_pocket_first_wild_dip_is_played_as_if_by_the_dealer() -> None:
+    log = LogBuilder("pocket", [["R5", "G7"], ["R3", "B4"], ["R6", "B2"]], "WD", front=["Y1"])
+    log.add("color", player=1, color="R").hit(0, "draw").add("give", player=0, to=1, card="Y1")
+    log.play(1, "R3")
+    assert_violation(log.events, "it is P2's turn", "<end of log>")  # P1 played first
+    wrong = LogBuilder("pocket", [["R5", "G7"], ["R3", "B4"], ["R6", "B2"]], "WD", front=["Y1"])
+    wrong.add("color", player=1, color="R").hit(2, "draw")
+    assert_violation(wrong.events, "first Wild Dip: P2 draws")
+
+
 # ---------------------------------------------------------------- engine battery
 
 CASES = B.cases()
