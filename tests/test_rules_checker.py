@@ -562,15 +562,25 @@ def battery_params() -> list[object]:
     return params
 
 
-def run_case(index: int, case: tuple[str, int, str, object], games: int) -> int:
-    """Play and check ``games`` seeded games of one case; return how many were checked."""
+def run_case(
+    index: int,
+    case: tuple[str, int, str, object],
+    games: int,
+    first: int = 0,
+    rounds: int | None = ROUNDS_PER_GAME,
+) -> int:
+    """Play and check seeded games ``first`` .. ``first + games - 1`` of one case.
+
+    ``rounds`` stops each game after that many rounds (None: play it to its end).
+    Returns how many games were checked.
+    """
     ruleset, players, option, value = case
     options = B.options_for(option, value)
-    for game in range(games):
+    for game in range(first, first + games):
         seed = B.case_seed(ruleset, players, option, value, game)
         profile = B.launcher_for(index, game)
         try:
-            events = play_game(ruleset, players, seed, options, profile, max_rounds=ROUNDS_PER_GAME)
+            events = play_game(ruleset, players, seed, options, profile, max_rounds=rounds)
         except Refused as refusal:  # a clear refusal naming the option is a legal answer
             assert any(name.split("_cap")[0] in str(refusal) for name in options), refusal
             return 0
@@ -589,9 +599,10 @@ def test_engine_games_follow_the_rules(index: int) -> None:
 @pytest.mark.slow
 @pytest.mark.skipif(not os.environ.get("RULES_BATTERY_GAMES"), reason="set RULES_BATTERY_GAMES=N")
 def test_engine_games_follow_the_rules_big_battery() -> None:
+    """Whole games (to their game_end), with seeds the CI battery does not use."""
     games = int(os.environ["RULES_BATTERY_GAMES"])
     for index, case in enumerate(CASES):
-        run_case(index, case, games)
+        run_case(index, case, games, first=B.GAMES_PER_CASE, rounds=None)
 
 
 option_values = st.sampled_from(sorted(B.OPTION_VALUES)).flatmap(
