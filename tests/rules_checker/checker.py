@@ -244,11 +244,6 @@ class GameReplay(Replay):
         else:
             self.maybe("pass", player=seat)
 
-    def playable(self, code: str) -> bool:
-        from tests.rules_checker.cards import matches
-
-        return matches(parse(code), self.table.top, self.table.active_color)
-
     def draw_until_playable(self, seat: int, drawn: list[str], empty: int) -> list[str]:
         """House rule [004]: keep drawing until a playable card, at most ``draw_until_cap`` cards.
 
@@ -259,7 +254,7 @@ class GameReplay(Replay):
         cap = int(self.opt("draw_until_cap", 10))
         empty_cap = int(self.opt("hit_fire_cap", 50))
         while True:
-            found = any(self.playable(c) for c in drawn)
+            found = any(self.playable(c, seat) for c in drawn)
             go_on = not found and len(drawn) < cap and empty < empty_cap
             event = self.peek()
             more = event["type"] == "hit" and event.get("player") == seat

@@ -55,18 +55,20 @@ def play_game(
     except UnoAttackError as error:
         raise Refused(str(error)) from error
     rng = random.Random(seed)
-    for _ in range(MAX_MOVES):
-        if game.is_game_over():
-            break
+    moves = 0
+    while not game.is_game_over():
         if game.is_round_over():
-            if max_rounds is not None and game.round_number >= max_rounds:
+            rounds_done = max_rounds is not None and game.round_number >= max_rounds
+            if rounds_done or moves >= MAX_MOVES:  # stop at a round end: the log stays whole
                 break
             game.start_next_round()
             continue
+        if moves >= 4 * MAX_MOVES:
+            raise RuntimeError(f"a round of {ruleset} seed {seed} never ends")
         _table_move(game, rng)
-        if game.is_game_over() or game.is_round_over():
-            continue
-        game.play(_choose(game.legal_moves(), rng))
+        if not (game.is_game_over() or game.is_round_over()):
+            game.play(_choose(game.legal_moves(), rng))
+        moves += 1
     return list(game.events)
 
 

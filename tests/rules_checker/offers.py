@@ -8,9 +8,10 @@ every offered target another seat in play; and the move then made must be one of
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
-from tests.rules_checker.cards import Violation, matches, parse
+from tests.rules_checker.cards import Violation, parse
 from tests.rules_checker.table import Table
 
 Event = dict[str, Any]
@@ -33,11 +34,16 @@ def move_of(event: Event) -> str | None:
     return None
 
 
-def check_offer(offer: Event, answer: Event, table: Table, stack_ranks: set[str]) -> None:
+Playable = Callable[[str, int], bool]
+
+
+def check_offer(
+    offer: Event, answer: Event, table: Table, stack_ranks: set[str], playable: Playable
+) -> None:
     seat, kind = offer["player"], offer["decision"]
     moves = [str(m).removeprefix("play:") for m in offer.get("moves", [])]
     for move in moves:
-        check_move(seat, kind, move, table, stack_ranks)
+        check_move(seat, kind, move, table, stack_ranks, playable)
     made = move_of(answer)
     if answer["type"].startswith("<hand changed"):
         return
@@ -45,7 +51,9 @@ def check_offer(offer: Event, answer: Event, table: Table, stack_ranks: set[str]
         raise Violation(f"P{seat} was offered {kind} {moves}; the log continues with {answer}")
 
 
-def check_move(seat: int, kind: str, move: str, table: Table, stack_ranks: set[str]) -> None:
+def check_move(
+    seat: int, kind: str, move: str, table: Table, stack_ranks: set[str], playable: Playable
+) -> None:
     if move in ("challenge", "accept", "pass", "take", "draw") or move.startswith("color:"):
         return
     if move.startswith("target:"):
@@ -57,7 +65,7 @@ def check_move(seat: int, kind: str, move: str, table: Table, stack_ranks: set[s
     if code not in table.hands[seat]:
         raise Violation(f"P{seat} is offered {move} but does not hold {code}")
     card = parse(code)
-    if kind in ("drawn", "play_again") and not matches(card, table.top, table.active_color):
+    if kind in ("drawn", "play_again") and not playable(code, seat):
         raise Violation(f"P{seat} is offered {move} ({kind}), which does not match the pile")
     if kind == "stack" and card.rank not in stack_ranks:
         raise Violation(f"P{seat} is offered {move} to stack, which is not a stack card")

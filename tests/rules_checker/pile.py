@@ -38,6 +38,17 @@ class PileReplay(CommonEffects):
         else:
             super().family_effect(played, chain)
 
+    def playable(self, code: str, seat: int) -> bool:
+        """With ``wild_draw_bluff=false`` a Wild Draw Four / Wild Draw 2 is playable only
+        when it would be legal (3.2, 4.2)."""
+        if not super().playable(code, seat):
+            return False
+        if parse(code).rank not in ("W+4", "W+2") or self.opt("wild_draw_bluff", True):
+            return True
+        hand = list(self.table.hands[seat])
+        trial = Played(parse(code), seat, self.table.top, self.table.active_color, hand)
+        return not self.guilty(trial)
+
     def guilty(self, played: Played) -> bool:
         """W+4: held a card of the active colour (3.2).
 
@@ -76,6 +87,7 @@ class PileReplay(CommonEffects):
             self.draw_and_skip(chain, victim, on_innocent, {"challenge"})
         else:
             self.maybe("accept", player=victim)
+            self.check_take(chain, victim, draw)  # a stack decision declined: "take"
             self.draw_and_skip(chain, victim, draw, {reason})
 
     def draw_and_skip(self, chain: Chain, victim: int, count: int, reasons: set[str]) -> None:

@@ -77,6 +77,9 @@ class Replay:
         """Ranks a victim may stack (none unless a stacking option is on)."""
         return set()
 
+    def playable(self, code: str, seat: int) -> bool:
+        return matches(parse(code), self.table.top, self.table.active_color)
+
     # ---- options -------------------------------------------------------------------
     def opt(self, name: str, default: Any) -> Any:
         value = self.options.get(name)
@@ -97,7 +100,7 @@ class Replay:
                     self.presses(penalty, int(self.opt("uno_penalty", 2)), {"uno-penalty"})
             elif event["type"] == "decision":
                 answer = answer_after(self.events, self.pos)
-                check_offer(event, answer, self.table, self.stack_cards())
+                check_offer(event, answer, self.table, self.stack_cards(), self.playable)
                 self.pos += 1
             elif event["type"] == "press_due":
                 self.pos += 1
