@@ -543,6 +543,29 @@ def test_pocket_first_wild_dip_is_played_as_if_by_the_dealer() -> None:
     assert_violation(wrong.events, "first Wild Dip: P2 draws")
 
 
+def test_an_illegal_wild_draw_four_does_not_end_draw_until_playable() -> None:
+    # wild_draw_bluff=false: P1 holds a red card, so a drawn W+4 is not playable (3.2)
+    options = {"draw_until_playable": True, "wild_draw_bluff": False}
+    log = LogBuilder(
+        "classic",
+        [["R5", "G7"], ["B3", "R4"], ["R6", "B2"]],
+        "R2",
+        front=["W+4", "B5"],
+        options=options,
+    )
+    log.draw(1).add("pass", player=1)
+    assert_violation(log.events, "P1 stops drawing at ['W+4']")
+    ok = LogBuilder(
+        "classic",
+        [["R5", "G7"], ["B3", "R4"], ["R6", "B2"]],
+        "R2",
+        front=["W+4", "R9"],
+        options=options,
+    )
+    ok.draw(1).hit(1, "draw").add("pass", player=1).play(2, "R6")
+    assert_violation(ok.events, "it is P0's turn", "<end of log>")
+
+
 # ---------------------------------------------------------------- engine battery
 
 CASES = B.cases()
