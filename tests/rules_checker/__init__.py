@@ -48,7 +48,8 @@ def check_game(
 ) -> None:
     """Replay one game's events; raise :class:`Violation` at the first broken rule.
 
-    ``unfinished_ok`` accepts a log that stops at a round end before the game is over.
+    ``unfinished_ok`` accepts a log that stops at a round end before the game is over,
+    or at the start of a turn.
     ``ignore`` switches checks off by name (only ``"dealer"`` so far: the dealer pick
     of logs without the ``rounds`` field of re-turns), to look past a known finding.
     """

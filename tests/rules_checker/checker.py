@@ -31,7 +31,8 @@ class GameReplay(Replay):
         self.custom_play_again = False  # a custom card with the play_again block
         self.turns_taken = 0
         self.ignore: frozenset[str] = frozenset()  # checks switched off by name (README)
-        self.unfinished_ok = False  # a log cut at a round end (the battery plays few rounds)
+        self.unfinished_ok = False
+        self.cut = False  # a log cut at a round end (the battery plays few rounds)
 
     # ---- hooks for the families ----------------------------------------------------
     def effect(self, played: Played, chain: Chain) -> None:
@@ -52,7 +53,7 @@ class GameReplay(Replay):
         self.pos += 1
         while True:
             self.play_round(dealer)
-            if self.unfinished_ok and self.peek()["type"] == "<end of log>":
+            if self.cut or (self.unfinished_ok and self.peek()["type"] == "<end of log>"):
                 return
             if self.game_should_end():
                 self.check_game_end()
@@ -120,8 +121,12 @@ class GameReplay(Replay):
         self.turns_taken = 0
         seat = self.first_card(dealer)
         while self.out is None:
-            if self.peek()["type"] == "round_end":
+            coming = self.peek()["type"]
+            if coming == "round_end":
                 break
+            if coming == "<end of log>" and self.unfinished_ok:
+                self.cut = True  # a log cut at the start of a turn
+                return
             seat = self.turn(seat)
             self.turns_taken += 1
         self.check_round_end(self.expect("round_end", round=self.rounds))
