@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 from game.chance import derive_seed
 from game.moves import Decision, Move
 from hardware.errors import LauncherFault
-from launcher.base import DrawPile, Launcher
+from launcher.base import Capability, DrawPile, Launcher
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -152,11 +152,8 @@ class Presser:
 
 def clear_fault(launcher: Launcher[Any]) -> None:
     """Clear a latched fault on backends that latch one (gpio, serial, emu); others need nothing."""
-    for name in ("clear_fault", "clear"):
-        method = getattr(launcher, name, None)
-        if callable(method):
-            method()
-            return
+    if launcher.supports(Capability.CLEAR_FAULT):
+        launcher.clear_fault()
 
 
 def open_game_launcher(
