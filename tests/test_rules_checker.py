@@ -7,8 +7,6 @@ Battery size and time per CI run: see tests/rules_checker/README.md.
 
 from __future__ import annotations
 
-import importlib.util
-import json
 import os
 import subprocess
 import sys
@@ -24,19 +22,6 @@ from tests.rules_checker import battery as B
 from tests.rules_checker.builder import LogBuilder
 from tests.rules_checker.cards import RULESETS, hand_points
 from tests.rules_checker.driver import PROFILES, Refused, play_game
-
-# The engine of this branch predates the issue-9 redesign (no game.driver) and has the rule
-# bugs of /work/wt/checker-findings.md. Only against that engine are the cases it fails
-# (first violation per case, by finding id) expected to fail; against the redesigned
-# engine every case must pass.
-OLD_ENGINE = importlib.util.find_spec("game.driver") is None
-KNOWN_FAILURES: dict[str, str] = json.loads(
-    (B.CUSTOM_DIR.parent / "known_failures.json").read_text(encoding="utf-8")
-)
-OLD_ENGINE_BUGS = pytest.mark.xfail(
-    OLD_ENGINE, strict=False, reason="checker-findings.md F1-F8: engine before the redesign"
-)
-
 
 # ---------------------------------------------------------------- hand-made logs
 
@@ -477,7 +462,6 @@ def test_lowest_scoring_charges_everyone() -> None:
     assert_violation(wrong.events, "lowest scoring")
 
 
-@OLD_ENGINE_BUGS
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_simulate_logs_follow_the_rules(ruleset: str, tmp_path: Any) -> None:
     """The CLI's own bots and log writer, end to end: ``uno-attack simulate --log``."""
@@ -577,12 +561,7 @@ def case_id(case: tuple[str, int, str, object]) -> str:
 
 
 def battery_params() -> list[object]:
-    params: list[object] = []
-    for index, case in enumerate(CASES):
-        finding = KNOWN_FAILURES.get(case_id(case)) if OLD_ENGINE else None
-        marks = [pytest.mark.xfail(strict=False, reason=finding)] if finding else []
-        params.append(pytest.param(index, id=case_id(case), marks=marks))
-    return params
+    return [pytest.param(index, id=case_id(case)) for index, case in enumerate(CASES)]
 
 
 def run_case(
@@ -633,7 +612,6 @@ option_values = st.sampled_from(sorted(B.OPTION_VALUES)).flatmap(
 )
 
 
-@OLD_ENGINE_BUGS
 @settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 @given(
     ruleset=st.sampled_from(RULESETS),
