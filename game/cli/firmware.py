@@ -35,6 +35,7 @@ from firmware_bridge.installer import (
     mpy_cross_command,
     source_files,
 )
+from hardware.errors import ConfigError
 
 __all__ = [
     "ENTRY",
@@ -82,7 +83,7 @@ def register(subparsers: Any) -> None:
 def run_build(args: argparse.Namespace) -> int:
     out = Path(args.out)
     if out.exists() and not out.is_dir():
-        raise UnoAttackError(f"--out {out} is a file, not a folder", hint="give a folder name")
+        raise ConfigError(f"--out {out} is a file, not a folder", hint="give a folder name")
     files = build(out)
     for path in files:
         print(f"{path}  {path.stat().st_size} bytes")
