@@ -95,7 +95,7 @@ def test_compare_gives_a_plain_verdict(tmp_path: Path, capsys: pytest.CaptureFix
         == 0
     )
     out = capsys.readouterr().out
-    assert "DIFFERENT" in out and "total variation distance" in out and "Cramer's V" in out
+    assert "DIFFERENT" in out and "total variation distance" in out and "Cohen's w" in out
     assert main(["calibrate", "compare", "web-game", "bookmarklet"]) == 0
     assert "Exact comparison of two profiles" in capsys.readouterr().out
 

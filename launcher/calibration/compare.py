@@ -242,7 +242,7 @@ def _two_sessions(
 
 
 def _cohen_w(share: FloatArray, reference: FloatArray) -> float:
-    """sqrt(sum (share - reference)^2 / reference) over the counts the reference allows (>= 2 TV)."""
+    """sqrt(sum (share - reference)^2 / reference) where reference > 0; always >= 2 TV."""
     used = reference > 0
     return math.sqrt(float(np.sum((share[used] - reference[used]) ** 2 / reference[used])))
 
