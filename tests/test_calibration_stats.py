@@ -22,7 +22,7 @@ from launcher import open_launcher
 from launcher.analysis import analyse, sample, sample_categorical
 from launcher.calibration.compare import Side, compare
 from launcher.calibration.fit import fit_sessions
-from launcher.calibration.independence import independence_checks, looks_independent
+from launcher.calibration.independence import independence_checks, looks_independent, runs_test
 from launcher.calibration.intervals import estimate, presses_needed, worst_case_distribution
 from launcher.calibration.record import Recorder
 from launcher.calibration.session import Press, Session, SessionHeader, SessionWriter
@@ -207,11 +207,13 @@ def test_plan_gives_enough_presses_for_the_promised_precision() -> None:
 
 def test_runs_test_matches_its_definition() -> None:
     seq = np.array([1, 0, 1, 0, 1, 0, 1, 0, 1, 0] * 10, dtype=bool)
-    result = independence_checks(seq.astype(int))[0]
+    result = runs_test(seq)
     assert (
         result.statistic > 5 and result.p_value < 1e-6
     )  # perfectly alternating: far too many runs
     assert stats.norm.sf(result.statistic) * 2 == pytest.approx(result.p_value)
+    shuffled = independence_checks(seq.astype(int))[0]  # 100 presses: the permutation p-value
+    assert shuffled.method.startswith("permutation") and shuffled.p_value == pytest.approx(0.001)
 
 
 @pytest.mark.parametrize(

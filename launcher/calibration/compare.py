@@ -189,7 +189,7 @@ def _against_profile(
         (float(_cvm_fit(observed, p)), float(_pearson(observed[possible], expected))),
         (_cvm_fit(simulated, p), _pearson(simulated[:, possible], expected)),
     )
-    w = _cohen_w(share, p)
+    w = _cohen_w(share, p, p)
     return Comparison(
         session, profile, (cvm, chi), tv, f"Cohen's w = {w:.2f}", alpha, p_combined=combined
     )
@@ -236,15 +236,16 @@ def _two_sessions(
         (_cvm_two(shuffled, columns), _chi_two(shuffled, columns)),
     )
     pa, pb = a.distribution(width)[used], b.distribution(width)[used]
-    w = _cohen_w(pa, (pa + pb) / 2)
+    w = _cohen_w(pa, pb, (pa + pb) / 2)
     effect = f"Cohen's w = {w:.2f} (against the average of A and B)"
     return Comparison(a, b, (cvm, chi), tv, effect, alpha, p_combined=combined)
 
 
-def _cohen_w(share: FloatArray, reference: FloatArray) -> float:
-    """sqrt(sum (share - reference)^2 / reference) where reference > 0; always >= 2 TV."""
+def _cohen_w(first: FloatArray, second: FloatArray, reference: FloatArray) -> float:
+    """sqrt(sum (first - second)^2 / reference) where reference > 0; always >= 2 TV."""
     used = reference > 0
-    return math.sqrt(float(np.sum((share[used] - reference[used]) ** 2 / reference[used])))
+    gaps = first[used] - second[used]
+    return math.sqrt(float(np.sum(gaps**2 / reference[used])))
 
 
 def compare(
