@@ -269,7 +269,7 @@ def _cap(report: FitReport) -> int:
     return max(int(report.data.loads.max()), int(report.data.counts.max()))
 
 
-def with_tail(pmf: Sequence[float], presses: int, cap: int, first: int = 0) -> tuple[float, ...]:
+def with_tail(pmf: npt.ArrayLike, presses: int, cap: int, first: int = 0) -> tuple[float, ...]:
     """``pmf`` with mass 1 / (2 (presses + 1)) spread over the counts it gives 0, up to ``cap``.
 
     A session that never saw 9 cards does not show that 9 is impossible; a
@@ -278,8 +278,9 @@ def with_tail(pmf: Sequence[float], presses: int, cap: int, first: int = 0) -> t
     category; gaps inside the seen range share it equally with the first count
     above, and each further count gets half the one before, up to ``cap``.
     """
-    values = np.zeros(max(len(pmf), cap + 1 - first))
-    values[: len(pmf)] = np.asarray(pmf, dtype=float)
+    given = np.asarray(pmf, dtype=float)
+    values = np.zeros(max(len(given), cap + 1 - first))
+    values[: len(given)] = given
     unseen = values <= 0
     if not unseen.any():
         return _normalised(list(values))

@@ -222,7 +222,7 @@ def load_checks(
         shuffled = _shuffles(ranks, np.random.default_rng(seed), times)
         rho = float(_spearman_stat(load_ranks, ranks))
         p_rho = _permutation_p(abs(rho), np.abs(_spearman_stat(load_ranks, shuffled)))
-        p_h = _permutation_p(_kruskal_stat(groups, ranks)[()], _kruskal_stat(groups, shuffled))
+        p_h = _permutation_p(float(_kruskal_stat(groups, ranks)), _kruskal_stat(groups, shuffled))
         method = _permutation_method(times)
     else:
         rho_raw, p_raw = stats.spearmanr(load, data)
