@@ -26,6 +26,7 @@ from scipy import stats
 from launcher.analysis import analyse
 from launcher.calibration.compare import Side, compare, format_p
 from launcher.calibration.fit import fit_sessions, with_tail
+from launcher.calibration.histogram import histogram
 from launcher.calibration.independence import independence_checks, load_checks, looks_independent
 from launcher.calibration.intervals import (
     estimate,
@@ -183,3 +184,9 @@ def test_plan_keeps_its_promise_in_95_percent_of_sessions(name: str, precision: 
     rng = np.random.default_rng(12)
     kept = np.mean([_promise_kept(_draw(p, needed, rng), precision) for _ in range(200)])
     assert kept >= 0.95, kept
+
+
+def test_a_long_thin_tail_is_one_row_of_the_histogram() -> None:
+    pmf = with_tail([0.5, 0.3, 0.2], presses=300, cap=90)
+    rows = histogram(range(len(pmf)), pmf)
+    assert len(rows) == 5 and "counts 4-90 together" in rows[-1]
