@@ -36,7 +36,7 @@ import numpy.typing as npt
 
 from launcher.analysis import analyse
 from launcher.calibration.compare import Side, compare
-from launcher.calibration.independence import independence_checks, load_checks
+from launcher.calibration.independence import independence_checks, load_checks, replay_loads
 from launcher.calibration.intervals import estimate, mean_interval, presses_needed
 from launcher.profiles import load_profile
 
@@ -88,17 +88,6 @@ def draw(p: FloatArray, presses: int, rng: np.random.Generator) -> IntArray:
     return np.asarray(rng.choice(len(p), size=presses, p=p), dtype=np.int64)
 
 
-def loads_of(counts: IntArray, cards: int = 90, reload_below: int = 10) -> IntArray:
-    """The load before each press of a session recorded like ``calibrate record`` does."""
-    loaded, out = cards, np.empty(len(counts), dtype=np.int64)
-    for i, count in enumerate(counts):
-        if loaded < reload_below:
-            loaded = cards
-        out[i] = loaded
-        loaded -= min(int(count), loaded)
-    return out
-
-
 # -- coverage ----------------------------------------------------------------------
 def covered(values: IntArray, p: FloatArray) -> bool:
     est = estimate(values)
@@ -143,7 +132,8 @@ def structure_rows(sessions: int, sizes: list[int], rng: np.random.Generator) ->
         return [*each, any(each)]
 
     def load(values: IntArray, seed: int) -> list[bool]:
-        checks = load_checks(values, loads_of(values), seed=seed)
+        refills = [(len(values), 90, 10)]
+        checks = load_checks(values, replay_loads(values, refills), seed=seed, refills=refills)
         each = [c.p_value < ALPHA / len(checks) for c in checks]
         return [*each, any(each)] if len(each) == 2 else [False, False, False]
 

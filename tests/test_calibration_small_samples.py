@@ -13,6 +13,7 @@ Each test here failed before the fix it names:
 
 from __future__ import annotations
 
+import io
 import math
 import re
 from pathlib import Path
@@ -23,11 +24,17 @@ from hypothesis import given
 from hypothesis import strategies as st
 from scipy import stats
 
+from launcher import open_launcher
 from launcher.analysis import analyse
 from launcher.calibration.compare import Side, compare, format_p
 from launcher.calibration.fit import fit_sessions, with_tail
 from launcher.calibration.histogram import histogram
-from launcher.calibration.independence import independence_checks, load_checks, looks_independent
+from launcher.calibration.independence import (
+    independence_checks,
+    load_checks,
+    looks_independent,
+    replay_loads,
+)
 from launcher.calibration.intervals import (
     estimate,
     mean_interval,
@@ -35,7 +42,8 @@ from launcher.calibration.intervals import (
     presses_needed,
     simultaneous_intervals,
 )
-from launcher.calibration.session import Press, Session, SessionHeader
+from launcher.calibration.record import Recorder
+from launcher.calibration.session import Press, Session, SessionHeader, SessionWriter
 from launcher.profiles import load_profile
 
 
@@ -190,3 +198,18 @@ def test_a_long_thin_tail_is_one_row_of_the_histogram() -> None:
     pmf = with_tail([0.5, 0.3, 0.2], presses=300, cap=90)
     rows = histogram(range(len(pmf)), pmf)
     assert len(rows) == 5 and "counts 4-90 together" in rows[-1]
+
+
+def test_load_checks_replay_the_hopper_of_a_recorded_session() -> None:
+    """Loads depend on earlier counts: reshuffles get their own loads, so the test is exact."""
+    header = SessionHeader("sim://?profile=web-game", 30, 10, 60, seed=5)
+    kept: list[Press] = []
+    with (
+        SessionWriter(io.StringIO(), durable=False) as writer,
+        open_launcher(header.launcher, default_seed=5) as launcher,
+    ):
+        Recorder(launcher, writer, header, on_press=kept.append).run(60)
+    session = Session(Path("s.jsonl"), header, kept)
+    assert replay_loads(session.counts, [(60, 30, 10)]).tolist() == session.loads.tolist()
+    report = fit_sessions([session])
+    assert report.load and all(t.method.endswith("loads replayed") for t in report.load)

@@ -21,6 +21,7 @@ import numpy.typing as npt
 from launcher.analysis import analyse
 from launcher.calibration.independence import (
     MIN_PRESSES,
+    Refill,
     TestResult,
     independence_checks,
     load_checks,
@@ -59,6 +60,7 @@ class SessionData:
     counts: IntArray
     loads: IntArray
     since_reload: IntArray
+    refills: tuple[Refill, ...] = ()
 
     @classmethod
     def of(cls, sessions: Sequence[Session]) -> SessionData:
@@ -71,6 +73,7 @@ class SessionData:
             np.concatenate([s.counts for s in usable]),
             np.concatenate([s.loads for s in usable]),
             np.concatenate([s.since_reload for s in usable]),
+            tuple((len(s.presses), s.header.cards_loaded, s.header.reload_below) for s in usable),
         )
 
     @property
@@ -116,7 +119,7 @@ def fit_sessions(
     data = SessionData.of(sessions)
     enough = len(data.counts) >= MIN_PROFILE_PRESSES
     checks = independence_checks(data.counts, lags, seed=seed)
-    loads = load_checks(data.counts, data.loads, seed=seed)
+    loads = load_checks(data.counts, data.loads, seed=seed, refills=data.refills)
     structures = structure_models(data.fired, data.since_reload, data.loads) if enough else {}
     structure = (
         choose_structure(

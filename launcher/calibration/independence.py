@@ -180,28 +180,72 @@ def looks_independent(results: Sequence[TestResult], alpha: float = 0.05) -> boo
 
 
 # -- load ----------------------------------------------------------------------------------
-def _ranks(values: FloatArray) -> FloatArray:
-    return np.asarray(stats.rankdata(values), dtype=float)
+#: One recorded session's hopper rule: (presses, cards loaded, top up below).
+Refill = tuple[int, int, int]
 
 
-def _spearman_stat(load_ranks: FloatArray, count_ranks: FloatArray) -> FloatArray:
-    a = load_ranks - load_ranks.mean()
+def replay_loads(counts: npt.ArrayLike, refills: Sequence[Refill]) -> npt.NDArray[np.int64]:
+    """The load before each press (last axis) if the hopper follows ``refills``, as record does.
+
+    Each session starts full, and is topped up to its ``cards`` before a press whenever
+    fewer than ``reload_below`` are left. Works on many sequences at once (one per row).
+    """
+    data = np.asarray(counts, dtype=np.int64)
+    out = np.empty_like(data)
+    start = 0
+    for presses, cards, reload_below in refills:
+        loaded = np.full(data.shape[:-1], cards, dtype=np.int64)
+        for i in range(start, start + presses):
+            if i > start:
+                loaded = np.where(loaded < reload_below, cards, loaded)
+            out[..., i] = loaded
+            loaded = loaded - np.minimum(data[..., i], loaded)
+        start += presses
+    return out
+
+
+def _load_stats(counts: FloatArray, loads: FloatArray) -> tuple[FloatArray, FloatArray]:
+    """|Spearman rho| and Kruskal-Wallis H (up to constants the shuffles share), per row."""
+    count_ranks = np.asarray(stats.rankdata(counts, axis=-1), dtype=float)
+    load_ranks = np.asarray(stats.rankdata(loads, axis=-1), dtype=float)
+    a = load_ranks - load_ranks.mean(axis=-1, keepdims=True)
     b = count_ranks - count_ranks.mean(axis=-1, keepdims=True)
-    scale = math.sqrt(float(a @ a)) * np.sqrt(np.sum(b * b, axis=-1))
-    return np.asarray(np.sum(a * b, axis=-1) / np.where(scale > 0, scale, 1.0), dtype=float)
-
-
-def _kruskal_stat(groups: list[npt.NDArray[np.bool_]], count_ranks: FloatArray) -> FloatArray:
-    """Sum over groups of (rank sum)^2 / size: Kruskal-Wallis H up to the data's constants."""
-    return np.asarray(
-        sum(np.sum(count_ranks[..., g], axis=-1) ** 2 / g.sum() for g in groups), dtype=float
-    )
+    scale = np.sqrt(np.sum(a * a, axis=-1) * np.sum(b * b, axis=-1))
+    rho = np.sum(a * b, axis=-1) / np.where(scale > 0, scale, 1.0)
+    h = np.zeros(rho.shape)
+    for mask in _load_groups(loads):
+        size = mask.sum(axis=-1)
+        h += np.sum(count_ranks * mask, axis=-1) ** 2 / np.where(size > 0, size, 1)
+    return np.asarray(np.abs(rho), dtype=float), np.asarray(h, dtype=float)
 
 
 def _load_groups(load: FloatArray) -> list[npt.NDArray[np.bool_]]:
-    cuts = np.quantile(load, [1 / 3, 2 / 3])
-    masks = [load <= cuts[0], (load > cuts[0]) & (load <= cuts[1]), load > cuts[1]]
-    return [m for m in masks if m.any()]
+    """Lightest, middle and fullest thirds of the presses (per row), by load quantiles."""
+    cuts = np.quantile(load, [1 / 3, 2 / 3], axis=-1)
+    low, high = cuts[0][..., None], cuts[1][..., None]
+    return [load <= low, (load > low) & (load <= high), load > high]
+
+
+def _load_permutation(
+    data: FloatArray, load: FloatArray, refills: Sequence[Refill] | None, seed: int, times: int
+) -> tuple[float, float, str]:
+    """Permutation p-values of Spearman and Kruskal-Wallis, and the method's name.
+
+    When the loads follow ``refills`` exactly, each reshuffle of the counts gets the
+    loads its own hopper would have had, which makes the test exact: a session's
+    loads depend on the earlier counts. Otherwise the loads stay as recorded.
+    """
+    shuffled = _shuffles(data, np.random.default_rng(seed), times)
+    method = _permutation_method(times)
+    replayed = refills is not None and bool(np.array_equal(replay_loads(data, refills), load))
+    if replayed and refills is not None:
+        shuffled_loads = replay_loads(shuffled, refills).astype(float)
+        method += ", loads replayed"
+    else:
+        shuffled_loads = np.tile(load, (times, 1))
+    rho, h = _load_stats(data, load)
+    rhos, hs = _load_stats(shuffled, shuffled_loads)
+    return _permutation_p(float(rho), rhos), _permutation_p(float(h), hs), method
 
 
 def load_checks(
@@ -210,23 +254,23 @@ def load_checks(
     *,
     seed: int = 0,
     permutations: int | None = None,
+    refills: Sequence[Refill] | None = None,
 ) -> list[TestResult]:
-    """Does the count move with the load? Empty when the load never varied (or too few presses)."""
+    """Does the count move with the load? Empty when the load never varied (or too few presses).
+
+    ``refills`` (one rule per pooled session) lets the permutation test replay the
+    hopper; see :func:`_load_permutation`.
+    """
     data, load = np.asarray(counts, dtype=float), np.asarray(loads, dtype=float)
     if len(data) < MIN_PRESSES or len(np.unique(load)) < 3 or len(np.unique(data)) < 2:
         return []
     times = _permutations_for(len(data), permutations)
-    groups = _load_groups(load)
+    groups = [g for g in _load_groups(load) if g.any()]
+    rho = float(stats.spearmanr(load, data)[0])
     if times:
-        ranks, load_ranks = _ranks(data), _ranks(load)
-        shuffled = _shuffles(ranks, np.random.default_rng(seed), times)
-        rho = float(_spearman_stat(load_ranks, ranks))
-        p_rho = _permutation_p(abs(rho), np.abs(_spearman_stat(load_ranks, shuffled)))
-        p_h = _permutation_p(float(_kruskal_stat(groups, ranks)), _kruskal_stat(groups, shuffled))
-        method = _permutation_method(times)
+        p_rho, p_h, method = _load_permutation(data, load, refills, seed, times)
     else:
-        rho_raw, p_raw = stats.spearmanr(load, data)
-        rho, p_rho = float(rho_raw), float(p_raw)
+        p_rho = float(stats.spearmanr(load, data)[1])
         p_h = float(stats.kruskal(*[data[g] for g in groups])[1]) if len(groups) > 1 else 1.0
         method = "asymptotic"
     results = [TestResult("Spearman count vs load", rho, p_rho, f"rho = {rho:+.2f}", method)]
