@@ -147,9 +147,9 @@ def _optional_number(value: Any) -> bool:
 #: The one schema of each record kind: field -> (check, what is expected); required ones first.
 HEADER_SCHEMA: dict[str, tuple[Any, str]] = {
     "launcher": (_text, _TEXT),
-    "cards_loaded": _whole_in(1, MAX_CARDS),
+    "cards_loaded": _whole_in(0, MAX_CARDS),  # 0: a `launcher serve` log with no --cards
     "reload_below": _whole_in(0, MAX_CARDS),
-    "presses_planned": _whole_in(1),
+    "presses_planned": _whole_in(0),  # 0: open-ended (`launcher serve`)
     "manual": (lambda v: isinstance(v, bool), "true or false"),
     "batteries": (_text, _TEXT),
     "notes": (_text, _TEXT),
