@@ -36,7 +36,7 @@ FloatArray = npt.NDArray[np.float64]
 #: Fewer presses than this: no independence or load check at all (reported as such).
 MIN_PRESSES = 10
 #: Below this many presses the p-values are permutation p-values; from here on asymptotic.
-PERMUTATION_BELOW = 200
+PERMUTATION_BELOW = 1000
 #: Reshuffles behind a permutation p-value (resolution 0.001, well under 0.05 / 3).
 PERMUTATIONS = 999
 
