@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import os
 from pathlib import Path
 
 import pytest
@@ -106,7 +107,7 @@ def test_a_bad_line_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) ->
             '{"type": "session", "launcher": "x", "cards_loaded": 1, "reload_below": 0, '
             '"presses_planned": 1}\n'
             '{"type": "press", "n": 1, "count": -2, "loaded": 1, "since_reload": 1}\n',
-            "whole numbers >= 0",
+            r"bad.jsonl:2: field count is -2, expected a whole number from 0 to 1000",
         ),
     ],
 )
@@ -138,3 +139,78 @@ def test_manual_launcher_asks_with_the_session_press_number() -> None:
     launcher.hit()
     assert asked == [(7, 5), (8, 4)]
     assert "hopper holds 5 cards" in told[0]
+
+
+_HEADER = (
+    '{"type": "session", "launcher": "sim://", "cards_loaded": 90, "reload_below": 10, '
+    '"presses_planned": 5}'
+)
+
+
+def _press(n: int, count: object = 1) -> str:
+    return json.dumps({"type": "press", "n": n, "count": count, "loaded": 90, "since_reload": n})
+
+
+@pytest.mark.parametrize(
+    "lines, message",
+    [
+        ([_HEADER, "[1, 2, 3]", _press(2)], r"bad.jsonl:2: expected a press record"),
+        ([_HEADER, "5", _press(2)], r"bad.jsonl:2: expected a press record"),
+        ([_HEADER.replace("90", '"many"', 1), _press(1)], r"bad.jsonl:1: field cards_loaded is"),
+        ([_HEADER, _press(1), _press(2), _press(2)], r"bad.jsonl:4: field n: press 2 is already"),
+        ([_HEADER, _press(1, 100_000_000_000)], r"bad.jsonl:2: field count is 100000000000"),
+        ([_HEADER, _press(1, 2.5)], r"bad.jsonl:2: field count is 2.5"),
+        ([_HEADER, _press(1, True)], r"bad.jsonl:2: field count is True"),
+        (["[1]", _press(1)], r"bad.jsonl:1: expected a session header"),
+        ([_HEADER.replace('"sim://"', "null"), _press(1)], r"bad.jsonl:1: field launcher is None"),
+        ([_HEADER, '{"type": "press", "n": 1}'], r"bad.jsonl:2: field 'count' is missing"),
+        ([_HEADER, _press(1)[:-1] + ', "colour": 3}'], r"bad.jsonl:2: unknown field 'colour'"),
+        ([_HEADER, "{not json", _press(2)], r"bad.jsonl:2: not a JSON record"),
+        ([_HEADER, _press(1), "{not json"], r"bad.jsonl:3: not a JSON record"),
+    ],
+)
+def test_every_record_is_checked_against_its_schema_on_read(
+    tmp_path: Path, lines: list[str], message: str
+) -> None:
+    """Issue 17: wrong shapes and types, duplicates and absurd counts are refused by line/field."""
+    path = tmp_path / "bad.jsonl"
+    path.write_text("\n".join(lines) + "\n", encoding="utf-8")
+    with pytest.raises(SessionError, match=message):
+        read_session(path)
+
+
+def test_only_a_last_line_without_newline_is_forgiven(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(_HEADER + "\n" + _press(1) + "\n" + '{"type": "pre', encoding="utf-8")
+    session = read_session(path)
+    assert session.truncated and session.counts.tolist() == [1]
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write a read-only file")
+def test_resume_on_a_read_only_session_is_refused_and_changes_nothing(tmp_path: Path) -> None:
+    path = tmp_path / "s.jsonl"
+    path.write_text(_HEADER + "\n" + _press(1) + "\n" + '{"cut', encoding="utf-8")
+    before = path.read_bytes()
+    path.chmod(0o444)
+    try:
+        with pytest.raises(SessionError, match="not writable"):
+            SessionWriter.resume(read_session(path))
+    finally:
+        path.chmod(0o644)
+    assert path.read_bytes() == before
+
+
+def test_a_session_the_system_refuses_to_open_is_a_clear_error(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch
+) -> None:
+    """The same refusal when the kernel says no (as it does for root only on odd filesystems)."""
+    path = tmp_path / "s.jsonl"
+    path.write_text(_HEADER + "\n" + _press(1) + "\n", encoding="utf-8")
+    session = read_session(path)
+
+    def refuse(*args: object, **kwargs: object) -> None:
+        raise PermissionError(13, "Permission denied")
+
+    monkeypatch.setattr(Path, "open", refuse)
+    with pytest.raises(SessionError, match=r"s.jsonl: cannot resume \(Permission denied\)"):
+        SessionWriter.resume(session)

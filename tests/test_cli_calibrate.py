@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+import re
 import sys
+import warnings
 from pathlib import Path
 
 import pexpect
@@ -95,7 +97,7 @@ def test_compare_gives_a_plain_verdict(tmp_path: Path, capsys: pytest.CaptureFix
         == 0
     )
     out = capsys.readouterr().out
-    assert "DIFFERENT" in out and "total variation distance" in out and "Cramer's V" in out
+    assert "DIFFERENT" in out and "total variation distance" in out and "Cohen's w" in out
     assert main(["calibrate", "compare", "web-game", "bookmarklet"]) == 0
     assert "Exact comparison of two profiles" in capsys.readouterr().out
 
@@ -204,3 +206,137 @@ def test_resume_refuses_a_different_launcher(
     _record(session, "web-game", 5, 1)
     assert main(["calibrate", "record", str(session), "--resume", "--launcher", "sim://"]) == 2
     assert "was recorded with sim://?profile=web-game" in capsys.readouterr().err
+
+
+# -- issue 12 and 18: what the user reads --------------------------------------------------
+def test_fit_on_one_press_says_what_it_cannot_compute_and_writes_no_profile(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = tmp_path / "one.jsonl"
+    _record(session, "web-game", 1, 1)
+    capsys.readouterr()
+    with warnings.catch_warnings():
+        warnings.simplefilter("error")  # numpy RuntimeWarnings were printed before
+        assert main(["calibrate", "fit", str(session)]) == 0
+    out = capsys.readouterr().out
+    assert "NOT independent" not in out and "nan" not in out
+    assert "below the minimum" in out and "independence and load checks" in out
+    assert main(["calibrate", "fit", str(session), "--out", str(tmp_path / "p.toml")]) == 2
+    assert "a profile needs at least 10" in capsys.readouterr().err
+    assert not (tmp_path / "p.toml").exists()
+
+
+def test_the_fitted_description_says_what_profile_show_says(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session, profile = tmp_path / "s.jsonl", tmp_path / "fitted.toml"
+    _record(session, "web-game", 120, 2)
+    assert main(["calibrate", "fit", str(session), "--out", str(profile)]) == 0
+    described = load_profile(profile).description
+    capsys.readouterr()
+    assert main(["profile", "show", str(profile)]) == 0
+    shown = capsys.readouterr().out
+    mean = re.search(r"^mean ([0-9.]+) cards per press", shown, re.M).group(1)  # type: ignore[union-attr]
+    nothing = re.search(r"^P\(nothing\) ([0-9.]+)", shown, re.M).group(1)  # type: ignore[union-attr]
+    assert f"mean {mean} cards per press, P(nothing) {nothing}" in described
+
+
+def test_fit_prints_a_bound_for_counts_never_seen(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = tmp_path / "s.jsonl"
+    _record(session, "bookmarklet", 60, 3)
+    capsys.readouterr()
+    assert main(["calibrate", "fit", str(session)]) == 0
+    assert re.search(r"P\(count >= 6\) <= 0\.\d{3}", capsys.readouterr().out)
+
+
+def test_plan_says_what_it_promises_and_warns_when_it_is_absurd(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    assert main(["calibrate", "plan", "--precision", "0.05", "--profile", "web-game"]) == 0
+    out = capsys.readouterr().out
+    assert "half-width (high - low) / 2 of at most 0.05 in at least 95 % of sessions" in out
+    assert main(["calibrate", "plan", "--precision", "0.0001"]) == 0
+    out = capsys.readouterr().out
+    assert "warning:" in out and "days" in out and "minutes" not in out.split("\n")[1]
+
+
+def test_plan_for_a_launcher_that_never_fires(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    never = tmp_path / "never.toml"
+    never.write_text(
+        'schema = 1\nname = "never"\nkind = "iid"\nsource = "invented"\ndescription = ""\n'
+        "p = [1.0]\n",
+        encoding="utf-8",
+    )
+    assert (
+        main(["calibrate", "plan", "--precision", "0.05", "--profile", str(never), "--json"]) == 0
+    )
+    planned = json.loads(capsys.readouterr().out)["presses"]
+    session = tmp_path / "zeros.jsonl"
+    _record(session, str(never), planned, 1)
+    capsys.readouterr()
+    assert main(["calibrate", "fit", str(session), "--json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    widths = [(row["high"] - row["low"]) / 2 for row in report["distribution"]]
+    assert max(widths + [report["tail"]["high"] / 2]) <= 0.05
+
+
+def test_json_reports_of_fit_compare_and_plan(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = tmp_path / "s.jsonl"
+    _record(session, "web-game", 40, 4)
+    capsys.readouterr()
+    assert main(["calibrate", "fit", str(session), "--json"]) == 0
+    fit = json.loads(capsys.readouterr().out)
+    assert fit["report"] == "fit" and fit["presses"] == 40 and fit["mean"]["low"] >= 0
+    assert {t["method"] for t in fit["independence_checks"]} == {"permutation, 999 shuffles"}
+    assert main(["calibrate", "compare", str(session), "web-game", "--json"]) == 0
+    cmp = json.loads(capsys.readouterr().out)
+    assert cmp["different"] == (cmp["p_value"] < cmp["alpha"]) and len(cmp["tests"]) == 2
+    assert main(["calibrate", "plan", "--precision", "0.1", "--json"]) == 0
+    plan = json.loads(capsys.readouterr().out)
+    assert plan["presses"] > 0 and "half-width" in plan["promise"]
+
+
+def test_a_verdict_never_contradicts_its_number(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """Issue 18's p055 recipe printed "DIFFERENT: p = 0.05 < 0.05"."""
+    web = load_profile("web-game").probabilities  # type: ignore[attr-defined]
+    rest = [p * 0.45 / 0.55 for p in web[1:]]
+    p055 = tmp_path / "p055.toml"
+    p055.write_text(
+        'schema = 1\nname = "p055"\nkind = "iid"\nsource = "invented"\ndescription = ""\n'
+        f"p = [0.55, {', '.join(map(repr, rest))}]\n",
+        encoding="utf-8",
+    )
+    session = tmp_path / "rep.jsonl"
+    assert (
+        main(
+            [
+                "calibrate",
+                "record",
+                str(session),
+                "--launcher",
+                "sim://?profile=web-game",
+                "--seed",
+                "628",
+                "--presses",
+                "300",
+                "--cards",
+                "90",
+                "--reload-below",
+                "10",
+            ]
+        )
+        == 0
+    )
+    capsys.readouterr()
+    assert main(["calibrate", "compare", str(session), str(p055), "--seed", "635"]) == 0
+    verdict = capsys.readouterr().out.strip().splitlines()[-1]
+    number, sign = re.search(r"p = ([0-9.e-]+) (<|>=) 0.05", verdict).groups()  # type: ignore[union-attr]
+    assert (float(number) < 0.05) == (sign == "<") == verdict.startswith("DIFFERENT")

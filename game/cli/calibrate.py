@@ -6,6 +6,7 @@ A thin layer over :mod:`launcher.calibration`; ``docs/calibration.md`` is the gu
 from __future__ import annotations
 
 import argparse
+import json
 from pathlib import Path
 from typing import Any
 
@@ -16,12 +17,19 @@ from hardware.errors import ConfigError
 from hardware.files import check_output
 from launcher.analysis import analyse
 from launcher.base import Launcher
-from launcher.calibration.compare import Comparison, Side, compare
-from launcher.calibration.fit import FitReport, fit_sessions
+from launcher.calibration.compare import Comparison, Side, compare, format_p
+from launcher.calibration.fit import MIN_PROFILE_PRESSES, FitReport, fit_sessions
 from launcher.calibration.histogram import LEGEND, TARGET, histogram
-from launcher.calibration.intervals import METHOD, estimate, presses_needed, worst_case_distribution
+from launcher.calibration.intervals import (
+    MEAN_METHOD,
+    METHOD,
+    PRACTICAL_PRESSES,
+    estimate,
+    presses_needed,
+)
 from launcher.calibration.plot import plot_distribution
 from launcher.calibration.record import ManualLauncher, Recorder
+from launcher.calibration.report import compare_json, fit_json, plan_json
 from launcher.calibration.session import (
     Press,
     SessionError,
@@ -185,7 +193,45 @@ def _register_fit(actions: Any) -> None:
         "--lags", type=int, default=10, help="lags for the autocorrelation checks (default 10)"
     )
     add_force_argument(fit)
+    fit.add_argument("--json", action="store_true", help="print the report as JSON")
     fit.set_defaults(func=run_fit)
+
+
+def _mean_text(report: FitReport) -> str:
+    mean = report.mean
+    if mean.low != mean.low:  # NaN: too few presses
+        return f"mean {mean.mean:.3f} cards per press; its interval needs at least 2 presses"
+    return (
+        f"mean {mean.mean:.3f} cards per press, 95 % interval "
+        f"[{mean.low:.3f}, {mean.high:.3f}] ({MEAN_METHOD})"
+    )
+
+
+def _check_lines(report: FitReport) -> list[str]:
+    if not report.independence:
+        return [
+            "",
+            f"independence checks: not made, {report.presses} presses "
+            f"(they need at least {MIN_PROFILE_PRESSES})",
+        ]
+    verdict = "look independent" if report.independent else "are NOT independent"
+    lines = [
+        "",
+        f"independence checks: presses {verdict} (each check at 0.05 / {len(report.independence)})",
+    ]
+    lines += [
+        f"  {t.name}: statistic {t.statistic:.2f}, p = {format_p(t.p_value)} ({t.method}); "
+        f"{t.detail}"
+        for t in report.independence
+    ]
+    lines += [
+        "",
+        "load checks:" if report.load else "load checks: the load never varied enough to check",
+    ]
+    lines += [
+        f"  {t.name}: p = {format_p(t.p_value)} ({t.method}); {t.detail}" for t in report.load
+    ]
+    return lines
 
 
 def _fit_lines(report: FitReport) -> list[str]:
@@ -196,25 +242,14 @@ def _fit_lines(report: FitReport) -> list[str]:
         f"P(count = k) with simultaneous 95 % intervals ({METHOD}):",
     ]
     lines += histogram(est.values, est.probabilities, est.low, est.high)
-    lines += [LEGEND.rsplit("   ", 1)[0], ""]
-    lines.append(
-        f"mean {report.mean.mean:.3f} cards per press, 95 % interval "
-        f"[{report.mean.low:.3f}, {report.mean.high:.3f}] (Student t)"
-    )
-    verdict = "look independent" if report.independent else "are NOT independent"
     lines += [
+        f"   P(count >= {est.tail_from}) <= {est.tail_high:.3f}  "
+        "(never seen; bound simultaneous with the rows above)",
+        LEGEND.rsplit("   ", 1)[0],
         "",
-        f"independence checks: presses {verdict} (each check at 0.05 / {len(report.independence)})",
+        _mean_text(report),
     ]
-    lines += [
-        f"  {t.name}: statistic {t.statistic:.2f}, p = {t.p_value:.3g}; {t.detail}"
-        for t in report.independence
-    ]
-    lines += [
-        "",
-        "load checks:" if report.load else "load checks: the load never varied enough to check",
-    ]
-    lines += [f"  {t.name}: p = {t.p_value:.3g}; {t.detail}" for t in report.load]
+    lines += _check_lines(report)
     return lines + _model_lines(report)
 
 
@@ -225,11 +260,13 @@ def _model_lines(report: FitReport) -> list[str]:
             f"  {model.name:<33} AIC {model.aic:9.1f}   BIC {model.bic:9.1f}   "
             f"({model.parameters} params)"
         )
-    lines += [
-        "",
-        "what decides whether a press fires (AIC; independent unless a check flags a dependence",
-        "and that model beats independent presses by more than 2):",
-    ]
+    if report.structures:
+        lines += [
+            "",
+            "what decides whether a press fires (AIC; independent unless a check flags a "
+            "dependence",
+            "and that model beats independent presses by more than 2):",
+        ]
     for key, structure in sorted(report.structures.items(), key=lambda kv: kv[1].model.aic):
         chosen = "  <- chosen" if key == report.structure else ""
         lines.append(f"  {structure.model.name:<40} AIC {structure.model.aic:9.1f}{chosen}")
@@ -237,7 +274,8 @@ def _model_lines(report: FitReport) -> list[str]:
         firing = report.firing
         lines += ["", "cards per firing press, with simultaneous 95 % intervals:"]
         lines += histogram(firing.values, firing.probabilities, firing.low, firing.high)
-    lines += ["", f"fitted profile: {report.profile.kind} -- {report.profile.description}"]
+    if report.presses >= MIN_PROFILE_PRESSES:
+        lines += ["", f"fitted profile: {report.profile.kind} -- {report.profile.description}"]
     return lines + [f"note: {note}" for note in report.notes]
 
 
@@ -248,9 +286,19 @@ def run_fit(args: argparse.Namespace) -> int:
         check_output(args.out, what="--out", force=args.force, inputs=args.sessions)
     check_plot(args.plot, force=args.force, inputs=[*args.sessions, args.out])
     sessions = read_sessions(args.sessions)
+    presses = sum(len(s.presses) for s in sessions)
+    if args.out and presses < MIN_PROFILE_PRESSES:
+        raise SessionError(
+            f"{', '.join(args.sessions)}: {presses} press(es); a profile needs at least "
+            f"{MIN_PROFILE_PRESSES}",
+            hint="record more presses (calibrate record ... --resume), or fit without --out",
+        )
     name = args.name or (Path(args.out).stem if args.out else "fitted")
     report = fit_sessions(sessions, name=name, lags=args.lags)
-    print("\n".join(_fit_lines(report)))
+    if args.json:
+        print(json.dumps(fit_json(report), indent=2))
+    else:
+        print("\n".join(_fit_lines(report)))
     if args.out:
         save_profile(report.profile, args.out)
         print(f"profile written to {args.out}; try: uno-attack profile show {args.out}")
@@ -287,6 +335,7 @@ def _register_compare(actions: Any) -> None:
     cmp.add_argument("--seed", type=int, default=0, help="seed of the Monte-Carlo p-values")
     cmp.add_argument("--plot", metavar="FILE.png", help="draw A against B (needs matplotlib)")
     add_force_argument(cmp)
+    cmp.add_argument("--json", action="store_true", help="print the report as JSON")
     cmp.set_defaults(func=run_compare)
 
 
@@ -305,7 +354,10 @@ def run_compare(args: argparse.Namespace) -> int:
         raise ConfigError(f"--alpha {args.alpha}: expected a number between 0 and 1")
     check_plot(args.plot, force=args.force, inputs=[args.a, args.b])
     result = compare(_side(args.a), _side(args.b), alpha=args.alpha, seed=args.seed)
-    print("\n".join(_compare_lines(result)))
+    if args.json:
+        print(json.dumps(compare_json(result), indent=2))
+    else:
+        print("\n".join(_compare_lines(result)))
     if args.plot:
         write_plot(args.plot, lambda path: _plot_comparison(str(path), result))
         print(f"plot written to {args.plot}")
@@ -341,10 +393,11 @@ def _compare_lines(result: Comparison) -> list[str]:
         target_name="B",
     )
     for test in result.tests:
-        lines.append(f"  {test.name}: statistic {test.statistic:.3g}, p = {test.p_value:.3g}")
-    if result.tests:
+        lines.append(f"  {test.name}: statistic {test.statistic:.3g}, p = {format_p(test.p_value)}")
+    if len(result.tests) > 1:
         lines.append(
-            f"  combined (Bonferroni over {len(result.tests)} tests): p = {result.p_value:.3g}"
+            f"  combined (smaller p of the {len(result.tests)}, calibrated on the same draws): "
+            f"p = {format_p(result.p_value, result.alpha)}"
         )
     if result.effect:
         lines.append(
@@ -371,6 +424,7 @@ def _register_plan(actions: Any) -> None:
         metavar="K",
         help="without --profile: how many different counts to expect (default 11: 0-10)",
     )
+    plan.add_argument("--json", action="store_true", help="print the answer as JSON")
     plan.set_defaults(func=run_plan)
 
 
@@ -382,22 +436,43 @@ def run_plan(args: argparse.Namespace) -> int:
     if args.profile:
         profile = load_profile(args.profile)
         guess = analyse(profile).probabilities
-        basis = f"assuming the launcher behaves like {profile.name}"
+        cells = int(np.flatnonzero(guess > 0).max()) + 1
+        needed = presses_needed(args.precision, guess)
+        basis = f"if the launcher behaves like {profile.name}"
+        runs = "at least 95 % of sessions"
     else:
         if args.counts < 2:
             raise ConfigError(f"--counts {args.counts}: expected at least 2")
-        guess = worst_case_distribution(args.counts)
-        basis = f"worst case over {args.counts} counts (one of them at 1/2)"
-    needed = presses_needed(args.precision, guess)
+        cells, needed = args.counts, presses_needed(args.precision, None, cells=args.counts)
+        basis = f"for any launcher whose counts stay within 0-{args.counts - 1}"
+        runs = "every session"
+    if args.json:
+        print(json.dumps(plan_json(args.precision, needed, cells, basis, runs), indent=2))
+        return 0
     print(
-        f"{needed} presses pin every P(count = k) to within +-{args.precision:g} at 95 % "
-        f"(simultaneous, {METHOD}), {basis}."
+        f"{needed} presses: {basis}, the simultaneous 95 % interval of every P(count = k) "
+        f"that `calibrate fit` prints, and its bound for counts never seen, will have a "
+        f"half-width (high - low) / 2 of at most {args.precision:g} in {runs} ({METHOD})."
     )
     print(
-        f"At one press every 5 seconds that is about {needed * 5 / 60:.0f} minutes; "
+        f"At one press every 5 seconds that is about {_duration(needed * 5)}; "
         "sessions can be split and resumed (record --resume) or pooled (fit A B C)."
     )
+    if needed > PRACTICAL_PRESSES:
+        print(
+            f"warning: {needed} presses is far beyond a practical session "
+            f"(over {PRACTICAL_PRESSES}); a precision of {args.precision:g} is not realistic "
+            "by hand. Try 0.05 (a few hundred presses) or 0.02."
+        )
     return 0
+
+
+def _duration(seconds: float) -> str:
+    if seconds < 2 * 3600:
+        return f"{seconds / 60:.0f} minutes"
+    if seconds < 2 * 86400:
+        return f"{seconds / 3600:.0f} hours"
+    return f"{seconds / 86400:.0f} days"
 
 
 # -- tune ---------------------------------------------------------------------------------

@@ -1,41 +1,45 @@
 """Are two sessions, or a session and a profile, the same distribution?
 
-Two complementary tests, combined with a Bonferroni correction (the verdict
-says "different" when either p-value is below alpha / 2, and the reported
-p-value is ``min(1, 2 * min(p1, p2))``):
+Two complementary statistics on the same Monte-Carlo draws, combined honestly:
 
-* an ordered **Cramer-von Mises** test on the cumulative distributions
-  (Choulakian, Lockhart and Stephens' discrete form): counts are ordered, and a
-  launcher that shoots more or fewer cards (a shift in P(nothing), a weaker
-  motor) moves the whole cumulative curve, which this test sees best;
-* **Pearson's chi-square** for any change of shape, with sparse neighbouring
-  counts merged until each cell expects at least 5 presses (Cochran's rule).
+* an ordered **Cramer-von Mises** statistic on the cumulative distributions
+  (Choulakian, Lockhart and Stephens' discrete form): a launcher that shoots
+  more or fewer cards (a shift in P(nothing), a weaker motor) moves the whole
+  cumulative curve, which this statistic sees best;
+* **Pearson's chi-square** on every count, unmerged, for any change of shape:
+  a rare count seen too often (a launcher with a longer tail) weighs heavily
+  here and barely moves the cumulative curve.
 
-The p-values are Monte-Carlo -- valid for any session size, small counts
-included: session vs profile draws sessions of the same size from the profile;
-session vs session reshuffles presses between the two sessions (tables with the
-same margins, from numpy's multivariate hypergeometric sampler). When every
-merged cell expects at least 5 presses the chi-square p-value is the classic
-asymptotic one from ``scipy.stats``. The effect size is the total variation
-distance -- the share of presses whose count would have to change to turn one
-distribution into the other -- with Cohen's w or Cramer's V beside it. The
-tests assume independent presses; a patterned launcher compares by marginals.
+Both p-values are Monte-Carlo, valid at any session size: session vs profile
+draws sessions of the same size from the profile; session vs session
+reshuffles the presses between the two sessions (tables with the same margins,
+from numpy's multivariate hypergeometric sampler). The **combined** p-value
+is the Monte-Carlo p-value of the smaller of the two, computed on the same
+draws (a min-p test): it is exact for the pair, where Bonferroni's ``2 * min``
+would throw power away because the two statistics are correlated.
+
+Effect sizes, which agree with each other by construction: the total variation
+distance (TV, the share of presses whose count would have to change) and
+Cohen's w = sqrt(sum (p_A - p_B)^2 / p_B) on the same unmerged counts (for two
+sessions, against the average of the two distributions, so it does not depend
+on how many presses each has). By Cauchy-Schwarz w >= 2 TV, so a large TV
+never sits beside w = 0. The tests assume independent presses; a patterned launcher
+compares by marginals. :func:`format_p` prints a p-value with as many digits as
+it takes to sit on the same side of alpha as the verdict.
 """
 
 from __future__ import annotations
 
 import math
-from dataclasses import dataclass
+from dataclasses import dataclass, replace
 
 import numpy as np
 import numpy.typing as npt
 
 from launcher.analysis import analyse
-from launcher.calibration._scipy import stats
 from launcher.profiles import Profile
 
 FloatArray = npt.NDArray[np.float64]
-MIN_EXPECTED = 5.0
 MC_DRAWS = 10_000
 
 
@@ -81,13 +85,12 @@ class Comparison:
     effect: str
     alpha: float
     note: str = ""
+    p_combined: float = 1.0
 
     @property
     def p_value(self) -> float:
-        """Bonferroni-combined p-value of the tests (1 when nothing was tested)."""
-        if not self.tests:
-            return 1.0
-        return min(1.0, len(self.tests) * min(t.p_value for t in self.tests))
+        """The combined (min-p, Monte-Carlo) p-value of the tests; 1 when nothing was tested."""
+        return self.p_combined if self.tests else 1.0
 
     @property
     def is_sampled(self) -> bool:
@@ -105,33 +108,22 @@ class Comparison:
         return verdict(self)
 
 
+def format_p(p: float, alpha: float | None = None) -> str:
+    """``p`` to 3 significant digits, or more until it reads on the same side of ``alpha``.
+
+    So a verdict never prints "p = 0.05 < 0.05": 0.04996 becomes "0.04996".
+    """
+    if not math.isfinite(p):
+        return "nan"
+    for digits in range(3, 12):
+        text = f"{p:.{digits}g}"
+        if alpha is None or (float(text) < alpha) == (p < alpha):
+            return text
+    return repr(p)
+
+
 def total_variation(p: FloatArray, q: FloatArray) -> float:
     return float(0.5 * np.abs(p - q).sum())
-
-
-def pool_cells(weights: FloatArray, minimum: float = MIN_EXPECTED) -> list[list[int]]:
-    """Groups of adjacent counts, merged from the top down until each expects >= ``minimum``.
-
-    Merging sparse neighbouring counts (Cochran's rule) keeps the chi-square
-    valid and spends its degrees of freedom where the data are; a launcher's
-    rare large counts become one "k or more" cell.
-    """
-    groups: list[list[int]] = []
-    current: list[int] = []
-    total = 0.0
-    for index in range(len(weights) - 1, -1, -1):
-        current.insert(0, index)
-        total += float(weights[index])
-        if total >= minimum:
-            groups.insert(0, current)
-            current, total = [], 0.0
-    if current:
-        groups = [current + groups[0], *groups[1:]] if groups else [current]
-    return groups
-
-
-def _merge(cells: FloatArray, groups: list[list[int]]) -> FloatArray:
-    return np.stack([cells[..., g].sum(axis=-1) for g in groups], axis=-1)
 
 
 def _pearson(observed: FloatArray, expected: FloatArray) -> FloatArray:
@@ -142,6 +134,33 @@ def _pearson(observed: FloatArray, expected: FloatArray) -> FloatArray:
 
 def _mc_p(simulated: FloatArray, observed: float) -> float:
     return (int(np.count_nonzero(simulated >= observed - 1e-9)) + 1) / (len(simulated) + 1)
+
+
+def _p_among(statistics: FloatArray) -> FloatArray:
+    """Each statistic's Monte-Carlo p-value among all of them: share at least as large."""
+    order = np.sort(statistics)
+    at_least = len(order) - np.searchsorted(order, statistics - 1e-9, side="left")
+    return np.asarray(at_least / len(order), dtype=float)
+
+
+def _combined(
+    observed: tuple[float, float], simulated: tuple[FloatArray, FloatArray]
+) -> tuple[TestOutcome, TestOutcome, float]:
+    """Both tests, and the min-p combination calibrated on the same draws.
+
+    The observed session and the draws are exchangeable under the null, so each
+    of them gets its p-values among all of them (the observed one included), and
+    the combined p-value is the share whose smaller p-value is at most the
+    observed one's: a valid Monte-Carlo test of the min-p statistic.
+    """
+    cvm_all = np.concatenate([[observed[0]], simulated[0]])
+    chi_all = np.concatenate([[observed[1]], simulated[1]])
+    p_cvm, p_chi = _p_among(cvm_all), _p_among(chi_all)
+    smallest = np.minimum(p_cvm, p_chi)
+    combined = float(np.count_nonzero(smallest <= smallest[0] + 1e-12) / len(smallest))
+    cvm = TestOutcome("Cramer-von Mises (ordered), Monte-Carlo", observed[0], float(p_cvm[0]))
+    chi = TestOutcome("chi-square on every count, Monte-Carlo", observed[1], float(p_chi[0]))
+    return cvm, chi, combined
 
 
 # -- session vs profile ------------------------------------------------------------------
@@ -157,36 +176,22 @@ def _against_profile(
     width = max(len(session.cells), len(profile.cells))
     observed, p = session.padded(width), profile.distribution(width)
     n = observed.sum()
-    tv = total_variation(observed / n, p)
+    share = observed / n
+    tv = total_variation(share, p)
     impossible = np.flatnonzero((p == 0) & (observed > 0)).tolist()
     if impossible:
         test = TestOutcome(f"counts {impossible} never happen under the profile", math.inf, 0.0)
-        return Comparison(session, profile, (test,), tv, "", alpha)
+        return Comparison(session, profile, (test,), tv, "Cohen's w = inf", alpha, p_combined=0.0)
     simulated = rng.multinomial(int(n), p, size=draws).astype(float)
-    cvm = float(_cvm_fit(observed, p))
-    tests = [
-        TestOutcome(
-            "Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_fit(simulated, p), cvm)
-        )
-    ]
-    groups = pool_cells(n * p)
-    merged_obs, merged_p = _merge(observed, groups), _merge(p, groups)
-    chi = float(_pearson(merged_obs, n * merged_p))
-    if len(groups) > 1:
-        simulated_chi = _pearson(_merge(simulated, groups), n * merged_p)
-        tests.append(_chi_outcome(chi, merged_p * n, len(groups), simulated_chi))
-    effect = f"Cohen's w = {math.sqrt(chi / n):.2f}"
-    return Comparison(session, profile, tuple(tests), tv, effect, alpha)
-
-
-def _chi_outcome(
-    statistic: float, expected: FloatArray, cells: int, simulated: FloatArray
-) -> TestOutcome:
-    if np.all(expected >= MIN_EXPECTED):
-        p_value = float(stats.chi2.sf(statistic, cells - 1))
-        return TestOutcome(f"chi-square, {cells} cells, {cells - 1} df", statistic, p_value)
-    return TestOutcome(
-        f"chi-square, {cells} cells, Monte-Carlo", statistic, _mc_p(simulated, statistic)
+    possible = p > 0
+    expected = n * p[possible]
+    cvm, chi, combined = _combined(
+        (float(_cvm_fit(observed, p)), float(_pearson(observed[possible], expected))),
+        (_cvm_fit(simulated, p), _pearson(simulated[:, possible], expected)),
+    )
+    w = _cohen_w(share, p, p)
+    return Comparison(
+        session, profile, (cvm, chi), tv, f"Cohen's w = {w:.2f}", alpha, p_combined=combined
     )
 
 
@@ -201,33 +206,46 @@ def _cvm_two(first: FloatArray, columns: FloatArray) -> FloatArray:
     return np.asarray(na * nb / total * np.sum(gaps**2 * columns / total, axis=-1), dtype=float)
 
 
+def _chi_two(first: FloatArray, columns: FloatArray) -> FloatArray:
+    """Pearson's chi-square of the 2 x k table (first row ``first``, column totals ``columns``)."""
+    total = columns.sum()
+    na = first.sum(axis=-1, keepdims=True)
+    expected_a = na * columns / total
+    expected_b = (total - na) * columns / total
+    second = columns - first
+    return np.asarray(
+        np.sum((first - expected_a) ** 2 / expected_a, axis=-1)
+        + np.sum((second - expected_b) ** 2 / expected_b, axis=-1),
+        dtype=float,
+    )
+
+
 def _two_sessions(
     a: Side, b: Side, alpha: float, rng: np.random.Generator, draws: int
 ) -> Comparison:
     width = max(len(a.cells), len(b.cells))
     first, second = a.padded(width), b.padded(width)
-    columns = first + second
+    used = (first + second) > 0
+    first, columns = first[used], (first + second)[used]
     tv = total_variation(a.distribution(width), b.distribution(width))
     drawn = rng.multivariate_hypergeometric(columns.astype(np.int64), int(first.sum()), size=draws)
     shuffled = drawn.astype(np.float64)
-    cvm = float(_cvm_two(first, columns))
-    tests = [
-        TestOutcome(
-            "Cramer-von Mises (ordered), Monte-Carlo", cvm, _mc_p(_cvm_two(shuffled, columns), cvm)
-        )
-    ]
-    share = min(first.sum(), second.sum()) / columns.sum()
-    groups = pool_cells(columns * share)
-    table = np.stack([_merge(first, groups), _merge(second, groups)])
-    expected = np.outer(table.sum(axis=1), table.sum(axis=0)) / table.sum()
-    chi = float(_pearson(table.ravel(), expected.ravel()))
-    if len(groups) > 1:
-        sim = np.concatenate([_merge(shuffled, groups), _merge(columns - shuffled, groups)], axis=1)
-        tests.append(
-            _chi_outcome(chi, expected.ravel(), len(groups), _pearson(sim, expected.ravel()))
-        )
-    effect = f"Cramer's V = {math.sqrt(chi / table.sum()):.2f}"
-    return Comparison(a, b, tuple(tests), tv, effect, alpha)
+    chi_observed = float(_chi_two(first, columns))
+    cvm, chi, combined = _combined(
+        (float(_cvm_two(first, columns)), chi_observed),
+        (_cvm_two(shuffled, columns), _chi_two(shuffled, columns)),
+    )
+    pa, pb = a.distribution(width)[used], b.distribution(width)[used]
+    w = _cohen_w(pa, pb, (pa + pb) / 2)
+    effect = f"Cohen's w = {w:.2f} (against the average of A and B)"
+    return Comparison(a, b, (cvm, chi), tv, effect, alpha, p_combined=combined)
+
+
+def _cohen_w(first: FloatArray, second: FloatArray, reference: FloatArray) -> float:
+    """sqrt(sum (first - second)^2 / reference) where reference > 0; always >= 2 TV."""
+    used = reference > 0
+    gaps = first[used] - second[used]
+    return math.sqrt(float(np.sum(gaps**2 / reference[used])))
 
 
 def compare(
@@ -243,7 +261,7 @@ def compare(
     if a.is_session or b.is_session:
         session, profile = (a, b) if a.is_session else (b, a)
         result = _against_profile(session, profile, alpha, rng, draws)
-        return Comparison(a, b, result.tests, result.total_variation, result.effect, alpha)
+        return replace(result, a=a, b=b)
     width = max(len(a.cells), len(b.cells))
     tv = total_variation(a.distribution(width), b.distribution(width))
     return Comparison(a, b, (), tv, "", alpha, "two profiles: exact, no sampling noise")
@@ -260,11 +278,13 @@ def verdict(result: Comparison) -> str:
     if result.differ:
         worst = int(np.argmax(np.abs(pa - pb)))
         return (
-            f"DIFFERENT: p = {result.p_value:.3g} < {result.alpha}; {gap}; {nothing}; "
+            f"DIFFERENT: p = {format_p(result.p_value, result.alpha)} < {result.alpha:g}; "
+            f"{gap}; {nothing}; "
             f"the biggest gap is at {worst} card(s): {pa[worst]:.2f} vs {pb[worst]:.2f}."
         )
     return (
-        f"No evidence of a difference: p = {result.p_value:.3g} >= {result.alpha}; "
+        f"No evidence of a difference: p = {format_p(result.p_value, result.alpha)} "
+        f">= {result.alpha:g}; "
         f"{gap}; {nothing}. "
         "Small differences may still exist; more presses would show them."
     )

@@ -11,14 +11,17 @@ ready for ``sim://?profile=PATH``.
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from datetime import UTC, datetime
 from typing import Any
 
 import numpy as np
 import numpy.typing as npt
 
+from launcher.analysis import analyse
 from launcher.calibration.independence import (
+    MIN_PRESSES,
+    Refill,
     TestResult,
     independence_checks,
     load_checks,
@@ -44,6 +47,8 @@ from launcher.profiles import (
 
 IntArray = npt.NDArray[np.int64]
 AIC_MARGIN = 2.0
+#: Fewer presses than this: no checks, no models, and ``fit --out`` refuses to write a profile.
+MIN_PROFILE_PRESSES = MIN_PRESSES
 
 
 @dataclass(frozen=True)
@@ -55,6 +60,7 @@ class SessionData:
     counts: IntArray
     loads: IntArray
     since_reload: IntArray
+    refills: tuple[Refill, ...] = ()
 
     @classmethod
     def of(cls, sessions: Sequence[Session]) -> SessionData:
@@ -67,6 +73,7 @@ class SessionData:
             np.concatenate([s.counts for s in usable]),
             np.concatenate([s.loads for s in usable]),
             np.concatenate([s.since_reload for s in usable]),
+            tuple((len(s.presses), s.header.cards_loaded, s.header.reload_below) for s in usable),
         )
 
     @property
@@ -97,19 +104,32 @@ class FitReport:
 
 
 def fit_sessions(
-    sessions: Sequence[Session], *, name: str = "fitted", confidence: float = 0.95, lags: int = 10
+    sessions: Sequence[Session],
+    *,
+    name: str = "fitted",
+    confidence: float = 0.95,
+    lags: int = 10,
+    seed: int = 0,
 ) -> FitReport:
-    """Fit every model to the pooled presses and build the best profile."""
+    """Fit every model to the pooled presses and build the best profile.
+
+    Below :data:`MIN_PROFILE_PRESSES` presses only the estimate, its intervals
+    and the mean are computed; :func:`missing_statistics` says what is left out.
+    """
     data = SessionData.of(sessions)
-    checks = independence_checks(data.counts, lags)
-    loads = load_checks(data.counts, data.loads)
-    structures = structure_models(data.fired, data.since_reload, data.loads)
-    structure = choose_structure(
-        structures,
-        dependent=not looks_independent(checks),
-        load_matters=bool(loads) and looks_independent(loads) is False,
+    enough = len(data.counts) >= MIN_PROFILE_PRESSES
+    checks = independence_checks(data.counts, lags, seed=seed)
+    loads = load_checks(data.counts, data.loads, seed=seed, refills=data.refills)
+    structures = structure_models(data.fired, data.since_reload, data.loads) if enough else {}
+    structure = (
+        choose_structure(
+            structures,
+            dependent=not looks_independent(checks),
+            load_matters=bool(loads) and looks_independent(loads) is False,
+        )
+        if enough
+        else "iid"
     )
-    count_fits = count_models(data.counts)
     firing = (
         estimate(data.counts[data.fired], confidence, first=1)
         if data.fired.any()
@@ -122,7 +142,7 @@ def fit_sessions(
         independence=checks,
         independent=looks_independent(checks),
         load=loads,
-        counts=count_fits,
+        counts=count_models(data.counts) if enough else count_models(data.counts)[:1],
         structures=structures,
         structure=structure,
         firing=firing,
@@ -131,6 +151,19 @@ def fit_sessions(
     report.profile = build_profile(report, name)
     report.notes = _notes(report)
     return report
+
+
+def missing_statistics(presses: int) -> list[str]:
+    """What a session of ``presses`` presses is too short for (empty when nothing is)."""
+    missing = []
+    if presses < 2:
+        missing.append("the mean's interval (needs 2 presses)")
+    if presses < MIN_PROFILE_PRESSES:
+        missing += [
+            f"the independence and load checks (need {MIN_PROFILE_PRESSES} presses)",
+            f"the count and structure models, and a profile (need {MIN_PROFILE_PRESSES} presses)",
+        ]
+    return missing
 
 
 def choose_structure(
@@ -163,6 +196,13 @@ def choose_structure(
 
 def _notes(report: FitReport) -> list[str]:
     notes = []
+    missing = missing_statistics(report.presses)
+    if missing:
+        notes.append(
+            f"Only {report.presses} press(es), below the minimum: not computed: "
+            + "; ".join(missing)
+            + "."
+        )
     if not report.independent:
         notes.append(
             "Presses are not independent: the intervals for P(k) and the mean assume they are, "
@@ -171,7 +211,7 @@ def _notes(report: FitReport) -> list[str]:
         )
     if any(r.p_value < 0.05 for r in report.load):
         notes.append("Output seems to depend on how many cards are loaded (see the load checks).")
-    if report.presses < 100:
+    if MIN_PROFILE_PRESSES <= report.presses < 100:
         notes.append(
             f"Only {report.presses} presses: intervals are wide; "
             "`calibrate plan` says how many you need."
@@ -194,25 +234,65 @@ def _source(report: FitReport) -> str:
 
 
 def _firing_probabilities(report: FitReport) -> tuple[float, ...]:
-    return (0.0,) + tuple(float(p) for p in report.firing.probabilities)
+    """Cards per firing press (P(0) = 0), with the tail of :func:`with_tail` from 1 up."""
+    fired = int(report.data.fired.sum())
+    tail = with_tail(report.firing.probabilities, fired, _cap(report), first=1)
+    return (0.0, *tail)
 
 
 def build_profile(report: FitReport, name: str) -> Profile:
-    """The profile of the best structure (AIC) with the best count model (AIC)."""
-    source = _source(report)
-    nothing = report.estimate.probabilities[0]
-    description = f"Fitted: mean {report.mean.mean:.2f} cards per press, P(nothing) {nothing:.2f}."
-    common: dict[str, Any] = {"name": name, "source": source, "description": description}
+    """The profile of the best structure (AIC) with the best count model (AIC), with a tail.
+
+    Every count from 0 up to the largest load seen stays possible (:func:`with_tail`),
+    and the description's figures come from :func:`launcher.analysis.analyse` of
+    the profile itself -- the same numbers ``profile show`` prints.
+    """
+    common: dict[str, Any] = {"name": name, "source": _source(report), "description": ""}
     builder = {
         "pattern": _pattern_profile,
         "escalating": _escalating_profile,
         "load-dependent": _load_profile,
     }
     made = builder.get(report.structure, lambda r, c: None)(report, common)
-    if made is not None:
-        return made
-    pmf = tuple(float(p) for p in report.counts[0].pmf)
-    return IIDProfile(**common, probabilities=_normalised(pmf))
+    if made is None:
+        pmf = with_tail(report.counts[0].pmf, report.presses, _cap(report))
+        made = IIDProfile(**common, probabilities=pmf)
+    result = analyse(made)
+    description = (
+        f"Fitted: mean {result.mean:.3f} cards per press, P(nothing) {result.p_nothing:.3f}; "
+        f"counts above {report.estimate.tail_from - 1} were never seen "
+        f"(P <= {report.estimate.tail_high:.3f} at 95 %) and keep a small tail probability."
+        + made.description
+    )
+    return replace(made, description=description)
+
+
+def _cap(report: FitReport) -> int:
+    """The largest count a press could physically give: the fullest hopper seen."""
+    return max(int(report.data.loads.max()), int(report.data.counts.max()))
+
+
+def with_tail(pmf: npt.ArrayLike, presses: int, cap: int, first: int = 0) -> tuple[float, ...]:
+    """``pmf`` with mass 1 / (2 (presses + 1)) spread over the counts it gives 0, up to ``cap``.
+
+    A session that never saw 9 cards does not show that 9 is impossible; a
+    profile with P(9) = 0 would say so (and ``compare`` would call a later
+    9 an impossibility). The mass is the "add one half" estimate of an unseen
+    category; gaps inside the seen range share it equally with the first count
+    above, and each further count gets half the one before, up to ``cap``.
+    """
+    given = np.asarray(pmf, dtype=float)
+    values = np.zeros(max(len(given), cap + 1 - first))
+    values[: len(given)] = given
+    unseen = values <= 0
+    if not unseen.any():
+        return _normalised(list(values))
+    top = int(np.flatnonzero(~unseen).max()) if (~unseen).any() else -1
+    index = np.arange(len(values))
+    weights = np.where(index > top, 0.5 ** np.clip(index - top - 1, 0, 1000), 1.0) * unseen
+    tail = 0.5 / (presses + 1)
+    mixed = (1 - tail) * values / values.sum() + tail * weights / weights.sum()
+    return _normalised(list(mixed))
 
 
 def _normalised(values: Sequence[float]) -> tuple[float, ...]:
@@ -263,7 +343,8 @@ def _load_profile(report: FitReport, common: dict[str, Any]) -> Profile | None:
     for index, start in enumerate(starts):
         cells = np.bincount(report.data.counts[band == index], minlength=width).astype(float)
         if cells.sum():
-            bands.append(LoadBand(int(start) if bands else 0, _normalised(list(cells))))
+            pmf = with_tail(_normalised(list(cells)), int(cells.sum()), _cap(report))
+            bands.append(LoadBand(int(start) if bands else 0, pmf))
     if len(bands) < 2:
         return None
     return LoadDependentProfile(**common, bands=tuple(bands))

@@ -6,6 +6,7 @@ Each row is one count::
 
 ``█`` is the part the interval guarantees (up to the lower bound), ``▓`` runs
 up to the estimate and ``░`` on to the upper bound; ``◆`` marks the target.
+A trailing run of counts that are all below :data:`NEGLIGIBLE` is one row.
 """
 
 from __future__ import annotations
@@ -15,7 +16,10 @@ from collections.abc import Sequence
 import numpy as np
 import numpy.typing as npt
 
+FloatArray = npt.NDArray[np.float64]
 SURE, ESTIMATE, MAYBE, TARGET = "█", "▓", "░", "◆"
+#: Rows of a trailing run below this (estimate, bound and target alike) are shown as one row.
+NEGLIGIBLE = 0.0005
 LEGEND = "   ".join(
     [
         f"{SURE} surely at least",
@@ -67,8 +71,9 @@ def histogram(
     scale = max(
         float(hi.max(initial=0)), float(goal.max(initial=0)) if goal is not None else 0.0, 1e-9
     )
+    shown = _rows_worth_showing(est, hi, goal)
     rows = []
-    for i, k in enumerate(values):
+    for i, k in enumerate(values[:shown]):
         mark = None if goal is None else float(goal[i])
         text = f"{k:>4} {_bar(width, scale, lo[i], est[i], hi[i], mark)} {est[i]:6.3f}"
         if low is not None:
@@ -76,4 +81,26 @@ def histogram(
         if mark is not None:
             text += f"  {target_name} {mark:.3f}"
         rows.append(text)
+    if shown < len(values):
+        rest = float(est[shown:].sum())
+        together = f"{values[shown]:>3}+ {' ' * width} {rest:6.3f}"
+        if goal is not None:
+            together += f"  {target_name} {float(goal[shown:].sum()):.3f}"
+        rows.append(
+            together + f"  (counts {values[shown]}-{values[-1]} together, each under {NEGLIGIBLE})"
+        )
     return rows
+
+
+def _rows_worth_showing(est: FloatArray, high: FloatArray, goal: FloatArray | None) -> int:
+    """Rows up to the last one with anything at or above NEGLIGIBLE; a long thin tail is one row.
+
+    Fitted profiles keep every count up to the hopper's size possible (a tiny tail
+    probability); ninety rows of 0.000 would bury the counts that matter.
+    """
+    biggest = np.maximum(est, high)
+    if goal is not None:
+        biggest = np.maximum(biggest, goal)
+    visible = np.flatnonzero(biggest >= NEGLIGIBLE)
+    last = int(visible.max()) + 1 if len(visible) else len(est)
+    return last if len(est) - last >= 2 else len(est)

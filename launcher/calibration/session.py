@@ -119,57 +119,142 @@ class Session:
 
 
 # -- reading --------------------------------------------------------------------------
-def _build(cls: type[Any], data: dict[str, Any], where: str) -> Any:
-    data = {k: v for k, v in data.items() if k != "type"}
-    try:
-        return cls(**data)
-    except TypeError as error:
-        raise SessionError(f"{where}: unexpected fields ({error})") from None
+#: A press that shoots more cards than this is a typing or file error, not a measurement.
+MAX_COUNT = 1000
+#: More cards than any hopper holds; bounds ``cards_loaded``, ``reload_below`` and ``loaded``.
+MAX_CARDS = 10_000
+
+_WHOLE = "a whole number"
+_TEXT = "a string"
 
 
-def _check_press(press: Press, where: str) -> Press:
-    numbers = (press.n, press.count, press.loaded, press.since_reload)
-    if not all(isinstance(v, int) and not isinstance(v, bool) for v in numbers) or min(numbers) < 0:
-        raise SessionError(f"{where}: n, count, loaded and since_reload must be whole numbers >= 0")
-    return press
+def _is_whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)
 
 
-def _parse_lines(path: Path, raw: bytes) -> tuple[list[dict[str, Any]], bool, int]:
-    """Records, whether the last line was cut off, and the byte length of the good part."""
-    records: list[dict[str, Any]] = []
+def _whole_in(low: int, high: int | None = None) -> tuple[Any, str]:
+    def check(value: Any) -> bool:
+        return _is_whole(value) and value >= low and (high is None or value <= high)
+
+    bound = f" from {low} to {high}" if high is not None else f" >= {low}"
+    return check, _WHOLE + bound
+
+
+def _text(value: Any) -> bool:
+    return isinstance(value, str)
+
+
+def _optional_whole(value: Any) -> bool:
+    return value is None or _is_whole(value)
+
+
+def _optional_number(value: Any) -> bool:
+    return value is None or (
+        isinstance(value, int | float) and not isinstance(value, bool) and 0 <= value < 1e9
+    )
+
+
+#: The one schema of each record kind: field -> (check, what is expected); required ones first.
+HEADER_SCHEMA: dict[str, tuple[Any, str]] = {
+    "launcher": (_text, _TEXT),
+    "cards_loaded": _whole_in(0, MAX_CARDS),  # 0: a `launcher serve` log with no --cards
+    "reload_below": _whole_in(0, MAX_CARDS),
+    "presses_planned": _whole_in(0),  # 0: open-ended (`launcher serve`)
+    "manual": (lambda v: isinstance(v, bool), "true or false"),
+    "batteries": (_text, _TEXT),
+    "notes": (_text, _TEXT),
+    "started": (_text, _TEXT),
+    "seed": (_optional_whole, "a whole number or null"),
+    "schema": (lambda v: v == SESSION_SCHEMA, str(SESSION_SCHEMA)),
+}
+PRESS_SCHEMA: dict[str, tuple[Any, str]] = {
+    "n": _whole_in(1),
+    "count": _whole_in(0, MAX_COUNT),
+    "loaded": _whole_in(0, MAX_CARDS),
+    "since_reload": _whole_in(0),
+    "time": (_text, _TEXT),
+    "motor_ms": (_optional_number, "a number of milliseconds >= 0, or null"),
+}
+_REQUIRED = {
+    "session": ("launcher", "cards_loaded", "reload_below", "presses_planned"),
+    "press": ("n", "count", "loaded", "since_reload"),
+}
+
+
+def _validated(kind: str, record: Any, where: str) -> dict[str, Any]:
+    """``record`` checked against the schema of ``kind``; a SessionError names line and field."""
+    schema = HEADER_SCHEMA if kind == "session" else PRESS_SCHEMA
+    if not isinstance(record, dict):
+        raise SessionError(f"{where}: expected a JSON object (a {kind} record), got {record!r:.40}")
+    fields = {k: v for k, v in record.items() if k != "type"}
+    unknown = sorted(set(fields) - set(schema))
+    if unknown:
+        raise SessionError(f"{where}: unknown field {unknown[0]!r} in a {kind} record")
+    for name in _REQUIRED[kind]:
+        if name not in fields:
+            raise SessionError(f"{where}: field {name!r} is missing from a {kind} record")
+    for name, value in fields.items():
+        check, expected = schema[name]
+        if not check(value):
+            raise SessionError(f"{where}: field {name} is {value!r:.40}, expected {expected}")
+    return fields
+
+
+def _parse_lines(path: Path, raw: bytes) -> tuple[list[tuple[int, Any]], bool, int]:
+    """(line number, record) pairs, whether the last line was cut off, and the good byte length."""
+    records: list[tuple[int, Any]] = []
     lines = raw.split(b"\n")
     good = 0
     for number, line in enumerate(lines, start=1):
         end = good + len(line) + (1 if number < len(lines) else 0)
         if line.strip():
             try:
-                records.append(json.loads(line))
-            except (json.JSONDecodeError, UnicodeDecodeError):
-                if any(rest.strip() for rest in lines[number:]):
+                records.append((number, json.loads(line)))
+            except (json.JSONDecodeError, UnicodeDecodeError, RecursionError):
+                if number < len(lines) or any(rest.strip() for rest in lines[number:]):
                     raise SessionError(f"{path}:{number}: not a JSON record") from None
                 return records, True, good
         good = end
     return records, False, good
 
 
+def _presses(source: Path, records: list[tuple[int, Any]]) -> list[Press]:
+    presses: list[Press] = []
+    seen: dict[int, int] = {}
+    for number, record in records:
+        where = f"{source}:{number}"
+        kind = record.get("type") if isinstance(record, dict) else None
+        if kind != "press":
+            raise SessionError(f'{where}: expected a press record with "type": "press"')
+        press = Press(**_validated("press", record, where))
+        if press.n in seen:
+            raise SessionError(
+                f"{where}: field n: press {press.n} is already on line {seen[press.n]}",
+                hint="a session lists each press once; was a file appended to itself?",
+            )
+        seen[press.n] = number
+        presses.append(press)
+    return presses
+
+
 def read_session(path: str | Path) -> Session:
-    """Read a session file; a cut-off final line is dropped and reported in ``truncated``."""
+    """Read and validate a session file; a cut-off final line is dropped (``truncated``).
+
+    Every record is checked against :data:`HEADER_SCHEMA` or :data:`PRESS_SCHEMA`
+    before anything uses it: a wrong type, an unknown field, a count over
+    :data:`MAX_COUNT` or a repeated press number is a :class:`SessionError`
+    naming the file, the line and the field.
+    """
     source = Path(path)
     raw = read_user_bytes(source, what="session", limit=MAX_DATA_BYTES, error=SessionError)
     records, truncated, good = _parse_lines(source, raw)
-    if not records or records[0].get("type") != "session":
-        raise SessionError(f'{source}:1: expected a session header line with "type": "session"')
-    header: SessionHeader = _build(SessionHeader, records[0], f"{source}:1")
-    if header.schema != SESSION_SCHEMA:
+    first = records[0] if records else (1, None)
+    if not isinstance(first[1], dict) or first[1].get("type") != "session":
         raise SessionError(
-            f"{source}:1: field schema is {header.schema!r}, expected {SESSION_SCHEMA}"
+            f'{source}:{first[0]}: expected a session header line with "type": "session"'
         )
-    presses = [
-        _check_press(_build(Press, r, f"{source}:{i}"), f"{source}:{i}")
-        for i, r in enumerate(records[1:], start=2)
-        if r.get("type") == "press"
-    ]
-    return Session(source, header, presses, truncated, good)
+    header = SessionHeader(**_validated("session", first[1], f"{source}:{first[0]}"))
+    return Session(source, header, _presses(source, records[1:]), truncated, good)
 
 
 def read_sessions(paths: Iterable[str | Path]) -> list[Session]:
@@ -215,14 +300,26 @@ class SessionWriter:
 
     @classmethod
     def resume(cls, session: Session) -> SessionWriter:
-        """Reopen for appending, first cutting off a partial last line."""
-        with session.path.open("rb+") as raw:
-            raw.truncate(session.good_bytes)
-            if session.good_bytes:
-                raw.seek(session.good_bytes - 1)
-                if raw.read(1) != b"\n":
-                    raw.write(b"\n")
-        return cls(session.path.open("a", encoding="utf-8"))
+        """Reopen for appending, first cutting off a partial last line.
+
+        Checked before anything is changed: a file that cannot be written (read-only,
+        owned by someone else) is a :class:`SessionError`, and the file stays as it was.
+        """
+        if not os.access(session.path, os.W_OK):
+            raise SessionError(
+                f"{session.path}: cannot resume, the file is not writable",
+                hint="check its permissions (chmod u+w), or record into a new file",
+            )
+        try:
+            with session.path.open("rb+") as raw:
+                raw.truncate(session.good_bytes)
+                if session.good_bytes:
+                    raw.seek(session.good_bytes - 1)
+                    if raw.read(1) != b"\n":
+                        raw.write(b"\n")
+            return cls(session.path.open("a", encoding="utf-8"))
+        except OSError as error:
+            raise SessionError(f"{session.path}: cannot resume ({error.strerror})") from None
 
     def append(self, press: Press) -> None:
         self._write(press.to_json())

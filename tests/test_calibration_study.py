@@ -1,0 +1,64 @@
+"""The calibration study (bench/calibration_study.py) as a test: small in CI, large under ``slow``.
+
+The small version checks the study runs end to end and that no figure is far off its
+promise; the large one checks the promises themselves within Monte-Carlo error
+(docs/calibration.md quotes the 1000-session run of the same script).
+"""
+
+from __future__ import annotations
+
+import importlib.util
+import math
+import sys
+from pathlib import Path
+from types import ModuleType
+
+import pytest
+
+ROOT = Path(__file__).resolve().parent.parent
+
+
+def _study() -> ModuleType:
+    spec = importlib.util.spec_from_file_location(
+        "calibration_study", ROOT / "bench" / "calibration_study.py"
+    )
+    assert spec is not None and spec.loader is not None
+    module = importlib.util.module_from_spec(spec)
+    sys.modules["calibration_study"] = module
+    spec.loader.exec_module(module)
+    return module
+
+
+def _within(rate: float, bound: float, sessions: int, sigmas: float, above: bool) -> bool:
+    """``rate`` is on the right side of ``bound``, up to ``sigmas`` Monte-Carlo errors."""
+    slack = sigmas * math.sqrt(bound * (1 - bound) / sessions)
+    return rate >= bound - slack if above else rate <= bound + slack
+
+
+def _check(rows: list, sigmas: float) -> None:
+    for row in rows:
+        n = row.sessions
+        if row.measure == "simultaneous coverage" or row.measure.startswith("plan promise"):
+            assert _within(row.rate, 0.95, n, sigmas, above=True), row
+        if row.measure == "simultaneous coverage":
+            assert _within(row.rate, 0.985, n, sigmas, above=False), row  # tighter than 98 %
+        if row.measure.endswith("verdict") or row.measure.startswith("compare type-I"):
+            assert _within(row.rate, 0.05, n, sigmas, above=False), row
+        if "false alarm" in row.measure and not row.measure.endswith("verdict"):
+            level = 0.05 / 3 if ("runs" in row.measure or "Ljung" in row.measure) else 0.025
+            assert _within(row.rate, level, n, sigmas, above=False), row
+
+
+def test_the_small_study_keeps_every_promise_roughly() -> None:
+    rows = _study().run(60, [30, 100], draws=199, precisions=[0.2, 0.1])
+    assert {r.measure for r in rows} >= {"simultaneous coverage", "compare type-I: two sessions"}
+    _check(rows, sigmas=3.5)
+
+
+@pytest.mark.slow
+@pytest.mark.timeout(1800)  # about 4 minutes of one core; more on a busy machine
+def test_the_large_study_keeps_every_promise() -> None:
+    rows = _study().run(300, [30, 100, 300], draws=499)
+    _check(rows, sigmas=2.5)
+    power = [r for r in rows if r.measure.startswith("compare power") and r.presses == 300]
+    assert all(r.rate >= 0.6 for r in power), power
