@@ -7,9 +7,11 @@ The public API of the rules engine (``docs/rules.md``, ``docs/notation.md``)::
 """
 
 from game.cards import Card, Color, Kind, NotationError
+from game.driver import Presser
 from game.engine import Game
 from game.errors import GameError, IllegalMove, RulesetError
 from game.moves import Decision, Move, MoveKind
+from game.observe import Observation, Outcome
 from game.rulesets import RULESET_IDS, load_ruleset
 
 __all__ = [
@@ -24,6 +26,9 @@ __all__ = [
     "Move",
     "MoveKind",
     "NotationError",
+    "Observation",
+    "Outcome",
+    "Presser",
     "RulesetError",
     "load_ruleset",
 ]

@@ -34,185 +34,235 @@ Blocks (arguments in brackets, defaults after ``=``):
 
 from __future__ import annotations
 
-from collections.abc import Callable
-from typing import TYPE_CHECKING
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, Any, Protocol
 
 from game.errors import RulesetError
 from game.moves import Decision
+from game.rulesets import Step as StepType
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.cards import Card
     from game.rulesets import Step
 
-Block = Callable[["Game", "Step"], bool]
+
+class EffectContext(Protocol):
+    """What a block may see and do: written once, run by the engine and by the referee.
+
+    :class:`~game.engine.Game` implements it with full information (real hands);
+    :class:`~game.referee.Referee` with hand counts only (the table's entry already
+    carries the colour, the target and the discarded cards, and a launcher press
+    is made at once).
+    """
+
+    actor: int  #: the player whose card is resolving
+    card: Card | None  #: that card
+    pos: int  #: the turn pointer: "next" is the seat after it
+    direction: int
+    stack: int  #: presses waiting on a stack
+    context: str  #: how the card was played (turn, play-again, stack, drawn, jump-in)
+    first_phase: bool  #: resolving the first card turned up
+    queue: deque[Step]  #: the blocks still to run
+
+    @property
+    def target(self) -> int | None:
+        """The seat a ``target`` block chose."""
+
+    @property
+    def options(self) -> Mapping[str, Any]: ...
+    @property
+    def players_in(self) -> int: ...
+    def next_seat(self, seat: int) -> int: ...
+    def left_seat(self, seat: int) -> int: ...
+    def actor_out(self) -> bool: ...
+    def can_stack(self) -> bool: ...
+    def may_stack(self, seat: int) -> bool: ...
+    def may_play_again(self, seat: int) -> bool: ...
+    def ask(self, decision: Decision, seat: int) -> bool: ...
+    def presses(self, seat: int, presses: int, reason: str, *, until: str = "count") -> bool: ...
+    def emit(self, kind: str, **fields: Any) -> None: ...
+    def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool: ...
+    def discard_color(self) -> None: ...
+    def trade(self, seat: int, other: int) -> None: ...
+    def rotate(self) -> None: ...
+    def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool: ...
+
+
+Block = Callable[[EffectContext, "Step"], bool]
 
 #: The default action of a Wild Customizable with no ``--custom`` file: a plain colour choice.
 DEFAULT_CUSTOM = ("choose_color",)
 
 
-def choose_color(game: Game, step: Step) -> bool:
+def _victim(ctx: EffectContext, who: str) -> int:
+    """The chosen target (``who=target``) or the next player from the turn pointer."""
+    if who == "target" and ctx.target is not None:
+        return ctx.target
+    return ctx.next_seat(ctx.pos)
+
+
+def choose_color(ctx: EffectContext, step: Step) -> bool:
     if step.get("who") == "next":
-        return game._ask(Decision.COLOR, game._next(game._actor))
-    if game._actor_out():
+        return ctx.ask(Decision.COLOR, ctx.next_seat(ctx.actor))
+    if ctx.actor_out():
         return False
-    return game._ask(Decision.COLOR, game._actor)
+    return ctx.ask(Decision.COLOR, ctx.actor)
 
 
-def skip(game: Game, step: Step) -> bool:
-    game._pos = game._next(game._pos)
-    game._emit("skip", player=game._pos)
+def skip(ctx: EffectContext, step: Step) -> bool:
+    ctx.pos = ctx.next_seat(ctx.pos)
+    ctx.emit("skip", player=ctx.pos)
     return False
 
 
-def reverse(game: Game, step: Step) -> bool:
-    game.direction = -game.direction
-    game._emit("reverse", direction=game.direction)
-    if game.players_in == 2:
-        return skip(game, step)
-    game._pos = game._actor
+def reverse(ctx: EffectContext, step: Step) -> bool:
+    ctx.direction = -ctx.direction
+    ctx.emit("reverse", direction=ctx.direction)
+    if ctx.players_in == 2:
+        return skip(ctx, step)
+    ctx.pos = ctx.actor
     return False
 
 
-def play_again(game: Game, step: Step) -> bool:
-    if game.ruleset.options["skip_reverse_play_again"] != "always" or game.players_in == 2:
+def play_again(ctx: EffectContext, step: Step) -> bool:
+    """One more card (rules.md 2.4); the card played again never earns another (no chains)."""
+    if ctx.options["skip_reverse_play_again"] != "always" or ctx.players_in == 2:
         return False
-    if game._actor_out() or game._first_phase or not game._playable_cards(game._actor):
+    if ctx.context == "play-again" or ctx.actor_out() or ctx.first_phase:
         return False
-    return game._ask(Decision.PLAY_AGAIN, game._actor)
+    if not ctx.may_play_again(ctx.actor):
+        return False
+    return ctx.ask(Decision.PLAY_AGAIN, ctx.actor)
 
 
-def hit(game: Game, step: Step) -> bool:
+def hit(ctx: EffectContext, step: Step) -> bool:
     n = step.number("n", 1)
     who = step.get("who", "next")
     reason = step.get("reason") or f"hit{n}"
     if who == "self":
-        if game._actor_out():
+        if ctx.actor_out():
             return False
-        victim = game._actor
+        victim = ctx.actor
     else:
-        victim = game._victim(who)
-    if game._can_stack():
-        total = game._stack + n
-        if game._holds_stack_card(victim):
-            game._stack, game._stack_reason, game._stack_skips = total, reason, False
-            return game._ask(Decision.STACK, victim)
-        game._stack, n = 0, total
-    game._hit(victim, n, reason)
-    return False
+        victim = _victim(ctx, who)
+    total = ctx.stack + n  # a stack is never lost, even when the stacker went out
+    if ctx.can_stack() and ctx.may_stack(victim):
+        return ctx.stack_on(victim, total, reason, skips=False)
+    ctx.stack = 0
+    return ctx.presses(victim, total, reason)
 
 
-def draw(game: Game, step: Step) -> bool:
-    if game._actor_out():
+def draw(ctx: EffectContext, step: Step) -> bool:
+    if ctx.actor_out():
         return False
-    game._hit(game._actor, step.number("n", 1), step.get("reason") or "draw")
-    return False
+    return ctx.presses(ctx.actor, step.number("n", 1), step.get("reason") or "draw")
 
 
-def target(game: Game, step: Step) -> bool:
-    if game._actor_out() and not game._queue_uses_target():
+def target(ctx: EffectContext, step: Step) -> bool:
+    if ctx.actor_out() and not any(s.get("who") == "target" for s in ctx.queue):
         return False
-    return game._ask(Decision.TARGET, game._actor)
+    return ctx.ask(Decision.TARGET, ctx.actor)
 
 
-def discard_color(game: Game, step: Step) -> bool:
-    card = game._card
-    color = card.color if card is not None and card.color is not None else game.active_color
-    hand = game.hands[game._actor]
-    dumped = [c for c in hand if c.color is color and color is not None]
-    if dumped:
-        hand[:] = [c for c in hand if c.color is not color]
-        game.discard[-1:-1] = dumped
-        game._emit("discard", player=game._actor, cards=[c.code for c in dumped])
-        game._hand_shrank(game._actor)
+def discard_color(ctx: EffectContext, step: Step) -> bool:
+    ctx.discard_color()
     return False
 
 
-def trade_hands(game: Game, step: Step) -> bool:
-    actor, other = game._actor, game._target
-    if other is None or game._actor_out():
+def trade_hands(ctx: EffectContext, step: Step) -> bool:
+    other = ctx.target
+    if other is None or ctx.actor_out():
         return False
-    game.hands[actor], game.hands[other] = game.hands[other], game.hands[actor]
-    game._uno_open = None
-    game._emit("trade", player=actor, target=other)
+    ctx.trade(ctx.actor, other)
+    ctx.emit("trade", player=ctx.actor, target=other)
     return False
 
 
-def everyone_hits(game: Game, step: Step) -> bool:
-    n = step.number("n", 1)
-    actor = game._actor
-    seat = game._left(actor)
+def everyone_hits(ctx: EffectContext, step: Step) -> bool:
+    n = str(step.number("n", 1))
+    reason = step.get("reason") or "all-hit"
+    actor = ctx.actor
+    seats = []
+    seat = ctx.left_seat(actor)
     while seat != actor:
-        game._hit(seat, n, step.get("reason") or "all-hit")
-        seat = game._left(seat)
+        seats.append(seat)
+        seat = ctx.left_seat(seat)
+    steps = [
+        StepType("press_seat", (("seat", str(s)), ("n", n), ("reason", reason))) for s in seats
+    ]
+    ctx.queue.extendleft(reversed(steps))
     return False
 
 
-def hit_until_fire(game: Game, step: Step) -> bool:
-    victim = game._victim(step.get("who", "next"))
-    cap = game.ruleset.options["hit_fire_cap"]
-    for _ in range(cap):
-        if game._press(victim, step.get("reason") or "hit-fire"):
-            break
-    return False
+def press_seat(ctx: EffectContext, step: Step) -> bool:
+    """Internal: one seat of an ``everyone_hits`` presses (each press a chance move)."""
+    return ctx.presses(int(step.get("seat")), step.number("n", 1), step.get("reason"))
 
 
-def pass_card(game: Game, step: Step) -> bool:
-    if game._actor_out() or not game.hands[game._actor]:
+def hit_until_fire(ctx: EffectContext, step: Step) -> bool:
+    victim = _victim(ctx, step.get("who", "next"))
+    cap = int(ctx.options["hit_fire_cap"])
+    return ctx.presses(victim, cap, step.get("reason") or "hit-fire", until="fire")
+
+
+def pass_card(ctx: EffectContext, step: Step) -> bool:
+    if ctx.actor_out():
         return False
-    return game._ask(Decision.GIVE, game._actor)
+    return ctx.ask(Decision.GIVE, ctx.actor)
 
 
-def rotate_hands(game: Game, step: Step) -> bool:
-    if game._actor_out():
+def rotate_hands(ctx: EffectContext, step: Step) -> bool:
+    if ctx.actor_out():
         return False
-    old = list(game.hands)
-    for seat in game.seats_in_play:
-        game.hands[game._next(seat)] = old[seat]
-    game._uno_open = None
-    game._emit("rotate", direction=game.direction, seats=game.seats_in_play)
+    ctx.rotate()
     return False
 
 
-def challenge(game: Game, step: Step) -> bool:
-    victim = game._next(game._pos)
+def challenge(ctx: EffectContext, step: Step) -> bool:
+    victim = ctx.next_seat(ctx.pos)
     n = step.number("n", 4)
     reason = step.get("reason") or f"draw{n}"
-    stackable = game._can_stack() and game._holds_stack_card(victim)
+    stackable = ctx.can_stack() and ctx.may_stack(victim)
+    options = ctx.options
     can_challenge = (
-        game.ruleset.options["challenges"]
-        and game.ruleset.options["wild_draw_bluff"]
-        and game._stack == 0
-        and game._out is None
-        and not game._first_phase
+        options["challenges"]
+        and options["wild_draw_bluff"]
+        and ctx.stack == 0
+        and not ctx.actor_out()
+        and not ctx.first_phase
     )
     if can_challenge or stackable:
-        game._stack += n
-        game._stack_reason, game._stack_skips = reason, True
-        game._challenge = (
-            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
-        )
-        return game._ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
-    total, game._stack = game._stack + n, 0
-    game._hit(victim, total, reason)
-    game._pos = victim
+        return ctx.challenge(victim, step, bool(can_challenge))
+    total, ctx.stack = ctx.stack + n, 0
+    ctx.pos = victim
+    ctx.queue.appendleft(skipped_step(victim, "draw-card"))
+    return ctx.presses(victim, total, reason)
+
+
+def skipped_step(seat: int, reason: str) -> Step:
+    """Internal: log that ``seat`` loses the turn, after the presses that come with it."""
+    return StepType("skipped", (("seat", str(seat)), ("reason", reason)))
+
+
+def skipped(ctx: EffectContext, step: Step) -> bool:
+    ctx.emit("skip", player=int(step.get("seat")), reason=step.get("reason"))
     return False
 
 
-def custom(game: Game, step: Step) -> bool:
-    from game.rulesets import Step as StepType
-
-    game._queue.extendleft(reversed([StepType(name) for name in DEFAULT_CUSTOM]))
+def custom(ctx: EffectContext, step: Step) -> bool:
+    ctx.queue.extendleft(reversed([StepType(name) for name in DEFAULT_CUSTOM]))
     return False
 
 
-def dealer_starts_reversed(game: Game, step: Step) -> bool:
-    game.direction = -1
-    game._emit("reverse", direction=-1)
-    game._pos = game._left(game._actor)  # the dealer is "next" after the player on the left
+def dealer_starts_reversed(ctx: EffectContext, step: Step) -> bool:
+    ctx.direction = -1
+    ctx.emit("reverse", direction=-1)
+    ctx.pos = ctx.left_seat(ctx.actor)  # the dealer is "next" after the player on the left
     return False
 
 
-def return_card(game: Game, step: Step) -> bool:
+def return_card(ctx: EffectContext, step: Step) -> bool:
     return False
 
 
@@ -235,6 +285,9 @@ BLOCKS: dict[str, Block] = {
     "dealer_starts_reversed": dealer_starts_reversed,
     "return": return_card,
 }
+
+#: What the engine runs: the public blocks and the ones it inserts itself (never in a file).
+RUNNERS: dict[str, Block] = {**BLOCKS, "press_seat": press_seat, "skipped": skipped}
 
 #: Arguments each block accepts, and the allowed values of the non-numeric ones.
 _ARGS: dict[str, dict[str, tuple[str, ...]]] = {

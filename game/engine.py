@@ -5,9 +5,14 @@
 >>> move = game.legal_moves()[0]
 >>> game.play(move)
 
-Every hit presses the launcher through its interface only (``load``, ``hit``,
-``unload``, ``remaining``); in ``classic`` and ``pocket`` the draw pile is a
-:class:`~launcher.base.DrawPile` — one code path. All randomness comes from the
+Every hit is a launcher press, and every press is a chance move: the engine
+never touches a device. It stops with ``pending`` = ``Decision.PRESS`` and
+:attr:`Game.press_due`; the game's :class:`~game.driver.Presser` (or the caller,
+for ``Game.new(..., presses=False)``) presses and feeds ``fired:N`` back. The
+draw pile is the engine's own :attr:`Game.pile`; in ``classic`` and ``pocket``
+the device is a :class:`~launcher.base.DrawPile` — one code path. Card effects
+are :mod:`game.effects` blocks run through the :class:`~game.effects.EffectContext`
+protocol, which the referee implements too. All randomness comes from the
 injected chance source, so the same seed, ruleset, players and launcher spec
 replay the same event stream. The engine does no I/O: events go to
 :attr:`Game.events` and, as each happens, to the ``on_event`` callback.
@@ -22,18 +27,22 @@ naming the broken rule, changing nothing.
 
 from __future__ import annotations
 
+import copy
+import dataclasses
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
 from game.cards import COLORS, Card, Color, Kind, all_cards, sort_key
 from game.chance import Chance, fresh_seed, seeded
-from game.effects import BLOCKS
+from game.driver import Presser, open_game_launcher
+from game.effects import RUNNERS, skipped_step
 from game.errors import IllegalMove, RulesetError
 from game.explain import explain, explain_table
 from game.moves import Decision, Move, MoveKind
+from game.observe import Observation, Outcome, redact
 from game.rulesets import Ruleset, Step, load_ruleset
-from game.table import TableMixin, open_game_launcher
+from game.table import PressDue, TableMixin
 from launcher.base import Launcher
 
 Event = dict[str, Any]
@@ -47,6 +56,7 @@ ACCEPT = Move(MoveKind.ACCEPT)
 UNO = Move(MoveKind.UNO)
 _PLAY: dict[Card, Move] = {}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
+_DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _COLOR_MOVES = [Move.choose(c) for c in COLORS]
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
@@ -65,7 +75,7 @@ class Game(TableMixin):
         self,
         ruleset: Ruleset,
         players: int | Sequence[str],
-        launcher: Launcher[Any],
+        launcher: Launcher[Any] | Presser | None,
         chance: Chance,
         *,
         seed: int | None = None,
@@ -78,7 +88,19 @@ class Game(TableMixin):
         self.num_players = len(self.names)
         ruleset.check_players(self.num_players)
         self.ruleset = ruleset
-        self.launcher = launcher
+        #: The driver that presses the launcher at every chance node (None: the caller feeds
+        #: ``fired:N`` moves itself, e.g. a search or a referee replaying counts).
+        self.presser: Presser | None = (
+            launcher
+            if isinstance(launcher, Presser) or launcher is None
+            else Presser(launcher, owns_launcher=owns_launcher)
+        )
+        self.pile_generation = 0
+        self._stack_of_states: list[dict[str, Any]] = []
+        self.context = "turn"
+        self._drawn_cards = self._draw_empties = 0
+        self._last_volley: tuple[Card, ...] = ()
+        self._due_seat_drawn = 0
         self.seed = seed
         self.on_event = on_event
         self.events: list[Event] = []
@@ -93,6 +115,7 @@ class Game(TableMixin):
         self.winner: int | None = None
         self._reset_round_state()
         self._start_game()
+        self._settle()
 
     def _compile_rules(self, ruleset: Ruleset) -> None:
         """Read the options the hot paths need once, and each card's effect steps."""
@@ -106,7 +129,10 @@ class Game(TableMixin):
         self._seven_zero = bool(options["seven_zero"])
         self._turn_limit = int(options["round_turn_limit"])
         self._reloads = options["empty_launcher"] == "reload"
-        self._draw_presses = options["draw_until_cap"] if options["draw_until_playable"] else 1
+        # draw_until_playable: the cap counts cards; presses that bring nothing do not count,
+        # but at most hit_fire_cap of them more, so an empty launcher never loops for ever
+        until_cap = int(options["draw_until_cap"]) + int(options["hit_fire_cap"])
+        self._draw_presses = until_cap if options["draw_until_playable"] else 1
         self._play_after_draw = ruleset.play_after_draw
         self._steps_for = {card: self._card_steps(card) for card in all_cards()}
         self._challengeable = {c for c in all_cards() if self._challenge_steps.get(c.kind)}
@@ -121,12 +147,15 @@ class Game(TableMixin):
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         on_event: EventCallback | None = None,
+        presses: bool = True,
     ) -> Game:
         """Start a game: deal the first round and resolve the first card.
 
         ``launcher``: a launcher object (used as is, never closed by the game),
         a spec such as ``"sim://?profile=web-game"``, ``"pile://"``, or None for
         the ruleset's default. ``options`` override the ruleset's rule options.
+        ``presses=False``: no launcher at all; the game stops at every press
+        (``pending`` is ``Decision.PRESS``) and the caller feeds ``fired:N``.
         """
         rules = load_ruleset(ruleset, options) if isinstance(ruleset, str) else ruleset
         if options and not isinstance(ruleset, str):
@@ -134,6 +163,8 @@ class Game(TableMixin):
         seed = fresh_seed() if seed is None else seed
         count = players if isinstance(players, int) else len(players)
         rules.check_players(count)
+        if not presses:
+            return cls(rules, players, None, seeded(seed), seed=seed, on_event=on_event)
         device, owned = open_game_launcher(rules, launcher, seed)
         try:
             return cls(
@@ -152,8 +183,31 @@ class Game(TableMixin):
 
     def close(self) -> None:
         """Close the launcher if the game opened it."""
-        if self._owns_launcher:
-            self.launcher.close()
+        if self.presser is not None:
+            self.presser.close()
+
+    @property
+    def launcher(self) -> Launcher[Any] | None:
+        """The launcher the game's :attr:`presser` presses (None for a chance-move game)."""
+        return self.presser.launcher if self.presser is not None else None
+
+    def _launcher_text(self) -> str:
+        return repr(self.launcher) if self.presser is not None else "chance"
+
+    def _settle(self) -> None:
+        """Let the attached driver make any pending presses (a jam leaves them pending)."""
+        if self.presser is not None and self.pending is Decision.PRESS:
+            self.presser.settle(self)
+
+    def start_next_round(self) -> None:
+        """After a round ends: collect every card, pass the deal to the left, deal again."""
+        super().start_next_round()
+        self._settle()
+
+    @property
+    def press_due(self) -> PressDue | None:
+        """The pending chance node (who presses, how many times, why), or None."""
+        return self._due if self.pending is Decision.PRESS else None
 
     def __enter__(self) -> Game:
         return self
@@ -175,7 +229,7 @@ class Game(TableMixin):
         return [len(h) for h in self.hands]
 
     def is_round_over(self) -> bool:
-        return self.pending in (Decision.ROUND_OVER, Decision.GAME_OVER)
+        return self.pending in _DONE
 
     def is_game_over(self) -> bool:
         return self.pending is Decision.GAME_OVER
@@ -183,7 +237,7 @@ class Game(TableMixin):
     @property
     def stacked(self) -> int:
         """Presses waiting on the stack (Mega Hit stacking, draw stacking, a pending challenge)."""
-        return self._stack
+        return self.stack
 
     @property
     def uno_pending(self) -> int | None:
@@ -197,14 +251,80 @@ class Game(TableMixin):
         return None
 
     @property
-    def actor(self) -> int:
-        """The player whose card is being resolved (the accused in a challenge)."""
-        return self._actor
-
-    @property
     def drawn_card(self) -> Card | None:
         """The card a DRAWN decision is about."""
         return self._drawn
+
+    # -- python-chess-style API: copy, push/pop, outcome, observation ------------------
+    def copy(self) -> Game:
+        """An independent copy of the game with no launcher and no event callback.
+
+        Its chance stream continues like this game's; its presses are chance
+        nodes the caller feeds (``fired:N``), so a search never touches a device.
+        """
+        new = object.__new__(Game)
+        new.__dict__.update(self._state())
+        new.presser = None
+        new.on_event = None
+        new._owns_launcher = False
+        return new
+
+    def push(self, move: Move | str) -> None:
+        """Make ``move`` and remember the state before it, so :meth:`pop` can undo it."""
+        snapshot = self._state()
+        self.play(move)
+        self._stack_of_states.append(snapshot)
+
+    def pop(self) -> None:
+        """Undo the last :meth:`push` (the events it caused are dropped too)."""
+        if not self._stack_of_states:
+            raise IndexError("pop from a game with no pushed moves")
+        snapshot = self._stack_of_states.pop()
+        keep = self._stack_of_states
+        self.__dict__.update(snapshot)
+        self._stack_of_states = keep
+
+    def _state(self) -> dict[str, Any]:
+        """A snapshot of every mutable part of the game (shallow where values are immutable)."""
+        state = dict(self.__dict__)
+        state["hands"] = [list(hand) for hand in self.hands]
+        state["discard"] = list(self.discard)
+        state["pile"] = deque(self.pile)
+        state["queue"] = deque(self.queue)
+        state["events"] = list(self.events)
+        state["scores"] = list(self.scores)
+        state["eliminated"] = list(self.eliminated)
+        state["_stack_of_states"] = list(self._stack_of_states)
+        state["_due"] = None if self._due is None else dataclasses.replace(self._due)
+        state["_chance"] = copy.deepcopy(self._chance)
+        return state
+
+    def outcome(self) -> Outcome | None:
+        """How the game ended, or None while it is on."""
+        if self.winner is None:
+            return None
+        termination = (
+            "elimination" if self.ruleset.options["scoring"] == "elimination" else "target"
+        )
+        return Outcome(self.winner, tuple(self.scores), self.round_number, termination)
+
+    def observation(self, seat: int) -> Observation:
+        """What ``seat`` may see now (its hand, the sizes of the others, the public history)."""
+        mine = seat == self.decider and self.pending is not Decision.PRESS
+        return Observation(
+            seat=seat,
+            hand=tuple(c.code for c in self.hand(seat)),
+            hand_sizes=tuple(self.hand_sizes),
+            top_card=self.discard[-1].code,
+            active_color=self.active_color.value if self.active_color else None,
+            direction=self.direction,
+            pending=self.pending.value,
+            decider=self.decider,
+            legal_moves=tuple(str(m) for m in self.legal_moves()) if mine else (),
+            scores=tuple(self.scores),
+            pile_size=len(self.pile),
+            history=tuple(redact(e, seat) for e in self.events),
+        )
 
     def __repr__(self) -> str:
         return (
@@ -241,10 +361,10 @@ class Game(TableMixin):
             return self._stack_moves(seat) + [TAKE]
         if pending is Decision.CHALLENGE:
             return [CHALLENGE, ACCEPT] + self._stack_moves(seat)
-        return []
+        return []  # PRESS: a chance node, any ``fired:N`` (N >= 0) is an outcome
 
     def _stack_moves(self, seat: int) -> list[Move]:
-        if not self._can_stack():
+        if not self.can_stack():
             return []
         kinds = self.ruleset.stack_kinds
         return [_play_move(c) for c in dict.fromkeys(self.hands[seat]) if c.kind in kinds]
@@ -273,6 +393,8 @@ class Game(TableMixin):
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
         moves: list[Move] = []
+        if self.pending is Decision.PRESS or self.pending in _DONE:
+            return moves
         open_seat = self.uno_pending
         if open_seat is not None:
             moves.append(UNO)
@@ -302,8 +424,12 @@ class Game(TableMixin):
         """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
         if isinstance(move, str):
             move = Move.parse(move)
+        if self.pending is Decision.PRESS:
+            self._play_chance(move)
+            return
         if move.by is not None or move.kind in _TABLE_KINDS:
             self._play_table(move)
+            self._settle()
             return
         legal = self._legal if self._legal is not None else self.legal_moves()
         for candidate in legal:
@@ -317,6 +443,18 @@ class Game(TableMixin):
         if self._uno_open is not None and seat != self._uno_open:
             self._uno_open = None
         _HANDLERS[self.pending](self, move, seat)
+        if self.pending is Decision.PRESS and self.presser is not None:
+            self.presser.settle(self)
+
+    def _play_chance(self, move: Move) -> None:
+        """Feed one press's outcome (the game is at a chance node)."""
+        if move.kind is not MoveKind.FIRED or move.count is None or move.count < 0:
+            raise IllegalMove(
+                f"the game waits for a launcher press by P{self.decider} "
+                f"({self._due.reason if self._due else ''}): feed fired:N, not {move}"
+            )
+        self._legal = None
+        self._on_fired(move.count)
 
     def _on_turn(self, move: Move, seat: int) -> None:
         if move.kind is MoveKind.DRAW:
@@ -330,7 +468,7 @@ class Game(TableMixin):
         self._run()
 
     def _on_target(self, move: Move, seat: int) -> None:
-        self._target = move.target
+        self.target = move.target
         self._emit("target", player=seat, target=move.target)
         self._run()
 
@@ -338,7 +476,7 @@ class Game(TableMixin):
         self._drawn = None
         if move.kind is MoveKind.PASS:
             self._emit("pass", player=seat)
-            self._pos = seat
+            self.pos = seat
             self._after_effects()
         else:
             self._play_card(seat, move.card, "drawn")  # type: ignore[arg-type]
@@ -351,7 +489,7 @@ class Game(TableMixin):
             self._play_card(seat, move.card, "play-again", keep_pos=True)  # type: ignore[arg-type]
 
     def _on_give(self, move: Move, seat: int) -> None:
-        receiver = self._next(self._pos)
+        receiver = self._next(self.pos)
         self.hands[seat].remove(move.card)  # type: ignore[arg-type]
         self.hands[receiver].append(move.card)  # type: ignore[arg-type]
         self._emit("give", player=seat, to=receiver, card=move.card.code)  # type: ignore[union-attr]
@@ -360,13 +498,14 @@ class Game(TableMixin):
 
     def _on_stack(self, move: Move, seat: int) -> None:
         if move.kind is MoveKind.TAKE:
-            total, self._stack = self._stack, 0
+            total, self.stack = self.stack, 0
             self._emit("take", player=seat, presses=total)
-            self._hit(seat, total, self._stack_reason)
             if self._stack_skips:
-                self._pos = seat
+                self.pos = seat
+                self.queue.appendleft(skipped_step(seat, "take"))
             self._challenge = None
-            self._run()
+            if not self._presses(seat, total, self._stack_reason):
+                self._run()
         else:
             self._challenge = None
             self._play_card(seat, move.card, "stack")  # type: ignore[arg-type]
@@ -377,17 +516,19 @@ class Game(TableMixin):
             return
         guilty_n, innocent_n = self._challenge or (0, 0)
         self._challenge = None
-        total, self._stack = self._stack, 0
+        total, self.stack = self.stack, 0
         if move.kind is MoveKind.ACCEPT:
             self._emit("accept", player=seat)
-            self._hit(seat, total, self._stack_reason)
-            self._pos = seat
+            self.pos = seat
+            self.queue.appendleft(skipped_step(seat, "accept"))
+            waiting = self._presses(seat, total, self._stack_reason)
         else:
-            self._resolve_challenge(seat, guilty_n, innocent_n)
-        self._run()
+            waiting = self._resolve_challenge(seat, guilty_n, innocent_n)
+        if not waiting:
+            self._run()
 
-    def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> None:
-        accused = self._actor
+    def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> bool:
+        accused = self.actor
         self._emit(
             "challenge",
             player=seat,
@@ -396,10 +537,10 @@ class Game(TableMixin):
             hand=[c.code for c in self.hands[accused]],
         )
         if self._guilty:
-            self._hit(accused, guilty_n, "challenge")
-        else:
-            self._hit(seat, innocent_n, "challenge")
-            self._pos = seat
+            return self._presses(accused, guilty_n, "challenge")
+        self.pos = seat
+        self.queue.appendleft(skipped_step(seat, "challenge"))
+        return self._presses(seat, innocent_n, "challenge")
 
     # -- table (out-of-turn) moves ------------------------------------------------
     def _play_table(self, move: Move) -> None:
@@ -416,7 +557,8 @@ class Game(TableMixin):
             victim = move.target
             self._uno_open = None
             self._emit("uno", player=victim, by=move.by, caught=True)
-            self._hit(victim, self.ruleset.options["uno_penalty"], "uno-penalty")  # type: ignore[arg-type]
+            penalty = int(self.ruleset.options["uno_penalty"])
+            self._presses(victim, penalty, "uno-penalty", then="resume")  # type: ignore[arg-type]
         else:
             self._uno_open = None if self._uno_open != move.by else self._uno_open
             self.current = move.by  # type: ignore[assignment]
@@ -425,14 +567,14 @@ class Game(TableMixin):
     def _penalize(self, move: Move) -> None:
         presses = self.ruleset.options["suggestion_penalty"]
         seat = move.target
-        if not presses or self.is_game_over() or self.is_round_over() or seat is None:
+        if not presses or self.is_round_over() or self.pending is Decision.PRESS or seat is None:
             raise IllegalMove(
                 "the suggestion penalty is off (option suggestion_penalty) or the round is over"
             )
         if not 0 <= seat < self.num_players:
             raise IllegalMove(f"there is no seat {seat}")
         self._legal = None
-        self._hit(seat, presses, "suggestion-penalty")
+        self._presses(seat, presses, "suggestion-penalty", then="resume")
 
     # -- the turn machinery ----------------------------------------------------------
     def _play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
@@ -443,17 +585,17 @@ class Game(TableMixin):
         self.discard.append(card)
         self.active_color = card.color
         self._emit("play", player=seat, card=card.code, reason=context)
-        self._actor, self._card = seat, card
+        self.actor, self.card, self.context = seat, card, context
         if not keep_pos:
-            self._pos = seat
-        self._target = None
+            self.pos = seat
+        self.target = None
         self._hand_shrank(seat)
         steps = self._steps_for[card]
         if steps:
-            self._queue = deque(steps)
+            self.queue = deque(steps)
             self._run()
         else:
-            self._queue.clear()
+            self.queue.clear()
             self._after_effects()
 
     def _card_steps(self, card: Card) -> tuple[Step, ...]:
@@ -491,18 +633,20 @@ class Game(TableMixin):
 
     def _draw(self, seat: int) -> None:
         self._emit("draw", player=seat)
-        drawn: tuple[Card, ...] = ()
-        for _ in range(self._draw_presses):
-            got = self._press(seat, "draw")
-            if got:
-                drawn = got
-            if drawn and self._fits(drawn[-1]):
-                break
-        if self._play_after_draw and drawn and self._fits(drawn[-1]):
-            self._drawn = drawn[-1]
+        self._last_volley = ()
+        self._due_seat_drawn = seat
+        self._drawn_cards = self._draw_empties = 0
+        until = "playable" if self._draw_presses > 1 else "count"
+        self._presses(seat, self._draw_presses, "draw", until=until, then="draw")
+
+    def _after_draw(self, seat: int) -> None:
+        """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
+        playable = [c for c in self._last_volley if self._fits(c)]
+        if self._play_after_draw and playable:
+            self._drawn = playable[0]
             self._ask(Decision.DRAWN, seat)
             return
-        self._pos = seat
+        self.pos = seat
         self._after_effects()
 
     def _fits(self, card: Card) -> bool:
@@ -513,67 +657,119 @@ class Game(TableMixin):
         return card.color is color or (card.kind is top.kind and card.number == top.number)
 
     def _run(self) -> None:
-        queue = self._queue
+        queue = self.queue
         while queue:
             step = queue.popleft()
-            if BLOCKS[step.name](self, step):
+            if RUNNERS[step.name](self, step):
                 return
         self._after_effects()
 
     def _after_effects(self) -> None:
-        self._first_phase = False
+        self.first_phase = False
         if self._out is not None:
             self._end_round(self._out)
             return
-        self._begin_turn(self._next(self._pos))
+        self._begin_turn(self._next(self.pos))
 
     def _begin_turn(self, seat: int) -> None:
+        limit = self._turn_limit
+        if limit and self.turns >= limit:  # round_turn_limit turns were played: no more
+            self._end_round(None)
+            return
         self.current = self.decider = seat
         self.pending = Decision.TURN
         self._legal = None
         self.turns += 1
         self.total_turns += 1
-        limit = self._turn_limit
-        if limit and self.turns > limit:
-            self._end_round(None)
 
     def _ask(self, decision: Decision, seat: int) -> bool:
+        """Stop for ``seat``'s decision; the log says which moves were offered."""
         self.pending, self.decider = decision, seat
-        self._legal = None
+        self._legal = moves = self._compute_legal()
+        self._emit("decision", player=seat, decision=decision.value, moves=[str(m) for m in moves])
         return True
 
-    def _next(self, seat: int) -> int:
+    # -- the effect context (game.effects.EffectContext), with full information ---------
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self.ruleset.options
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat in play in the direction of play."""
         n, d = self.num_players, self.direction
         seat = (seat + d) % n
         while self.eliminated[seat]:
             seat = (seat + d) % n
         return seat
 
-    def _victim(self, who: str) -> int:
-        """The chosen target (``who=target``) or the next player from the turn pointer."""
-        if who == "target" and self._target is not None:
-            return self._target
-        return self._next(self._pos)
+    _next = next_seat
 
-    def _actor_out(self) -> bool:
-        return self._out is not None and self._out == self._actor
+    def actor_out(self) -> bool:
+        return self._out is not None and self._out == self.actor
 
-    def _queue_uses_target(self) -> bool:
-        return any(s.get("who") == "target" for s in self._queue)
-
-    def _can_stack(self) -> bool:
-        card = self._card
+    def can_stack(self) -> bool:
+        card = self.card
         return (
             self.ruleset.stacking
-            and not self._first_phase
+            and not self.first_phase
             and self._out is None
             and card is not None
             and card.kind in self.ruleset.stack_kinds
         )
 
-    def _holds_stack_card(self, seat: int) -> bool:
+    def may_stack(self, seat: int) -> bool:
+        """Offer a stack only to a seat holding a stack card."""
         kinds = self.ruleset.stack_kinds
         return any(c.kind in kinds for c in self.hands[seat])
+
+    def may_play_again(self, seat: int) -> bool:
+        return bool(self._playable_cards(seat))
+
+    def ask(self, decision: Decision, seat: int) -> bool:
+        return self._ask(decision, seat)
+
+    def presses(self, seat: int, presses: int, reason: str, *, until: str = "count") -> bool:
+        return self._presses(seat, presses, reason, until=until)
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        self._emit(kind, **fields)
+
+    def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
+        self.stack, self._stack_reason, self._stack_skips = total, reason, skips
+        return self._ask(Decision.STACK, victim)
+
+    def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
+        n = step.number("n", 4)
+        self.stack += n
+        self._stack_reason, self._stack_skips = step.get("reason") or f"draw{n}", True
+        self._challenge = (
+            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+        )
+        return self._ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
+
+    def discard_color(self) -> None:
+        """Discard All: the actor's cards of its colour go under it on the pile."""
+        card, actor = self.card, self.actor
+        color = card.color if card is not None and card.color is not None else self.active_color
+        hand = self.hands[actor]
+        dumped = [c for c in hand if c.color is color and color is not None]
+        if dumped:
+            hand[:] = [c for c in hand if c.color is not color]
+            self.discard[-1:-1] = dumped
+            self._emit("discard", player=actor, cards=[c.code for c in dumped])
+            self._hand_shrank(actor)
+
+    def trade(self, seat: int, other: int) -> None:
+        self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
+        self._uno_open = None
+
+    def rotate(self) -> None:
+        """7-0's zero: every hand in play moves one seat in the direction of play."""
+        old = list(self.hands)
+        for seat in self.seats_in_play:
+            self.hands[self._next(seat)] = old[seat]
+        self._uno_open = None
+        self._emit("rotate", direction=self.direction, seats=self.seats_in_play)
 
     def _emit(self, kind: str, **fields: Any) -> None:
         event = {"type": kind, **fields}

@@ -6,17 +6,22 @@ The log is complete enough to replay a game and account for every card
 (``tests/event_checker.py`` does exactly that):
 
 ==============  ==============================================================================
-``game_start``  ruleset, players, seed, options, launcher, deck
-``dealer``      seat (first dealer), turned (the card each player turned to pick the dealer)
+``game_start``  ruleset, players, seed, options, launcher, deck; with ``--custom``: custom (the
+                Wild Customizable's steps) and custom_file (the file's text)
+``dealer``      seat (first dealer), turned (the last card each player turned), rounds (every
+                turn-up in order: all players, then each re-turn of the tied ones)
 ``deal``        round, dealer, hands, starter, returned (cards put back), loaded (bottom first)
 ``play``        player, card, reason (turn, drawn, play-again, stack, jump-in)
+``decision``    player, decision (color, target, challenge, stack, drawn, play_again, give),
+                moves (the moves offered, in notation)
 ``color``       player, color                ``target``  player, target
 ``draw``        player (chose to draw / press once)
 ``hit``         player, reason (draw, hit1, hit2, hit4, draw1, draw2, draw4, attack, all-hit,
                 hit-fire,
                 uno-penalty, challenge, suggestion-penalty…), cards, counted — one per press
 ``reload``      cards (the discard pile except its top card, shuffled, loaded bottom first)
-``skip``        player            ``reverse``  direction (1 = left/clockwise, -1 = right)
+``skip``        player, reason (only when not a Skip/Hit card: accept, challenge, take, draw-card)
+``reverse``     direction (1 = left/clockwise, -1 = right)
 ``discard``     player, cards (Discard All: put under the Discard All on the pile)
 ``trade``       player, target    ``give``  player, to, card
 ``rotate``      direction, seats (7-0 zero: every hand in play moves one seat)
@@ -36,15 +41,222 @@ from __future__ import annotations
 import json
 from collections.abc import Iterable
 from pathlib import Path
-from typing import IO, Any
+from typing import IO, Any, Literal, TypedDict
 
 from game.errors import GameError
+
+
+# -- the typed contract: one TypedDict per event type (tests/test_events.py checks every
+# event of real games against it; ``dict[str, Any]`` stays the runtime type, JSON-ready).
+class _GameStart(TypedDict):
+    type: Literal["game_start"]
+    ruleset: str
+    players: list[str]
+    seed: int | None
+    options: dict[str, Any]
+    launcher: str
+    deck: list[str]
+
+
+class GameStart(_GameStart, total=False):
+    custom: list[str]  #: with ``--custom``: the Wild Customizable's steps
+    custom_file: str | None  #: and the file's text
+
+
+class Dealer(TypedDict):
+    type: Literal["dealer"]
+    seat: int
+    turned: dict[int, str]
+    rounds: list[dict[int, str]]
+
+
+class _Deal(TypedDict):
+    type: Literal["deal"]
+    round: int
+    dealer: int
+    hands: list[list[str]]
+    starter: str
+    returned: list[str]
+    loaded: list[str]
+
+
+class Deal(_Deal, total=False):
+    position: bool  #: a position set up by ``set_position``
+
+
+class Play(TypedDict):
+    type: Literal["play"]
+    player: int
+    card: str
+    reason: str
+
+
+class DecisionOffered(TypedDict):
+    type: Literal["decision"]
+    player: int
+    decision: str
+    moves: list[str]
+
+
+class ColorChosen(TypedDict):
+    type: Literal["color"]
+    player: int
+    color: str
+
+
+class TargetChosen(TypedDict):
+    type: Literal["target"]
+    player: int
+    target: int
+
+
+class PlayerEvent(TypedDict):
+    """``draw``, ``accept``, ``pass``: only the player."""
+
+    type: Literal["draw", "accept", "pass"]
+    player: int
+
+
+class Hit(TypedDict):
+    type: Literal["hit"]
+    player: int
+    reason: str
+    cards: list[str]
+    counted: int
+
+
+class Reload(TypedDict):
+    type: Literal["reload"]
+    cards: list[str]
+
+
+class _Skip(TypedDict):
+    type: Literal["skip"]
+    player: int
+
+
+class Skip(_Skip, total=False):
+    reason: str  #: accept, challenge, take, draw-card (not a Skip/Hit card)
+
+
+class Reverse(TypedDict):
+    type: Literal["reverse"]
+    direction: int
+
+
+class Discard(TypedDict):
+    type: Literal["discard"]
+    player: int
+    cards: list[str]
+
+
+class Trade(TypedDict):
+    type: Literal["trade"]
+    player: int
+    target: int
+
+
+class Give(TypedDict):
+    type: Literal["give"]
+    player: int
+    to: int
+    card: str
+
+
+class Rotate(TypedDict):
+    type: Literal["rotate"]
+    direction: int
+    seats: list[int]
+
+
+class Uno(TypedDict):
+    type: Literal["uno"]
+    player: int
+    by: int
+    caught: bool
+
+
+class Challenge(TypedDict):
+    type: Literal["challenge"]
+    player: int
+    accused: int
+    guilty: bool
+    hand: list[str]
+
+
+class Take(TypedDict):
+    type: Literal["take"]
+    player: int
+    presses: int
+
+
+class RoundEnd(TypedDict):
+    type: Literal["round_end"]
+    round: int
+    winner: int | None
+    reason: str
+    held: list[int]
+    gained: list[int]
+    scores: list[int]
+    hands: list[list[str]]
+    turns: int
+    eliminated: list[int]
+
+
+class GameEnd(TypedDict):
+    type: Literal["game_end"]
+    winner: int
+    scores: list[int]
+    rounds: int
+
+
+#: The schema of each event type.
+SCHEMAS: dict[str, type] = {
+    "game_start": GameStart,
+    "dealer": Dealer,
+    "deal": Deal,
+    "play": Play,
+    "decision": DecisionOffered,
+    "color": ColorChosen,
+    "target": TargetChosen,
+    "draw": PlayerEvent,
+    "accept": PlayerEvent,
+    "pass": PlayerEvent,
+    "hit": Hit,
+    "reload": Reload,
+    "skip": Skip,
+    "reverse": Reverse,
+    "discard": Discard,
+    "trade": Trade,
+    "give": Give,
+    "rotate": Rotate,
+    "uno": Uno,
+    "challenge": Challenge,
+    "take": Take,
+    "round_end": RoundEnd,
+    "game_end": GameEnd,
+}
+
+
+def schema_problem(event: dict[str, Any]) -> str | None:
+    """Why ``event`` does not fit its type's schema (missing or unknown fields), or None."""
+    schema = SCHEMAS.get(event.get("type", ""))
+    if schema is None:
+        return f"unknown event type {event.get('type')!r}"
+    required = schema.__required_keys__  # type: ignore[attr-defined]
+    allowed = required | schema.__optional_keys__  # type: ignore[attr-defined]
+    missing, unknown = required - event.keys(), event.keys() - allowed
+    if missing or unknown:
+        return f"{event['type']}: missing {sorted(missing)}, unknown {sorted(unknown)}"
+    return None
+
 
 EVENT_TYPES = (
     "game_start",
     "dealer",
     "deal",
     "play",
+    "decision",
     "color",
     "target",
     "draw",
@@ -122,9 +334,12 @@ _FORMATS: dict[str, Any] = {
     "color": lambda e: f"P{e['player']} chooses {e['color']}",
     "target": lambda e: f"P{e['player']} aims at P{e['target']}",
     "draw": lambda e: f"P{e['player']} draws",
+    "decision": lambda e: f"P{e['player']} decides {e['decision']}: {' '.join(e['moves'])}",
     "hit": lambda e: f"P{e['player']} presses ({e['reason']}): {_cards(e['cards'])}",
     "reload": lambda e: f"launcher reloaded with {len(e['cards'])} cards",
-    "skip": lambda e: f"P{e['player']} is skipped",
+    "skip": lambda e: (
+        f"P{e['player']} is skipped" + (f" ({e['reason']})" if e.get("reason") else "")
+    ),
     "reverse": lambda e: "play goes " + ("left" if e["direction"] == 1 else "right"),
     "discard": lambda e: f"P{e['player']} discards {_cards(e['cards'])}",
     "trade": lambda e: f"P{e['player']} trades hands with P{e['target']}",

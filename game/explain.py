@@ -40,7 +40,7 @@ def why_not_playable(game: Game, seat: int, card: Card) -> str:
         kinds = ", ".join(sorted(k.label for k in game.ruleset.stack_kinds))
         return (
             f"only a stack card ({kinds}) may be played on a stack"
-            if game._can_stack()
+            if game.can_stack()
             else ("stacking is off (options mega_hit_stack / stack_draws)")
         )
     if pending not in (Decision.TURN, Decision.PLAY_AGAIN):

@@ -6,9 +6,11 @@ launcher spec), then one line per completed decision (``move`` for a virtual
 game, ``entry`` for a refereed one) and one ``press`` line per launcher press
 with the number of cards that came out. Resuming rebuilds the game from the
 header and re-applies the decisions, so the random stream continues exactly
-where it stopped; the journaled press counts stand in for the physical
-launcher so a resume never presses a real launcher again for cards that are
-already in someone's hand (:class:`JournaledLauncher`).
+where it stopped. Launcher presses are chance outcomes: the journaled counts
+are fed back by the press driver (:class:`game.driver.Presser`) instead of
+pressing, so a resume never presses a real launcher again for cards that are
+already in someone's hand (a seeded ``sim://`` launcher is still pressed, to
+keep its random stream in step).
 
 A crash (``kill -9``, a power cut) can cut the last line short. Such a line is
 detected (no newline at the end, or not valid JSON) and dropped; any other bad
@@ -19,20 +21,17 @@ from __future__ import annotations
 
 import json
 import os
-from collections import deque
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
 from game.errors import JournalError
-from hardware.errors import LauncherFault
-from launcher.base import Launcher
 
 JOURNAL_VERSION = 1
 HEADER = "header"
-MOVE = "move"
+MOVE = "move"  #: a player's moves, or (with ``"chance": true``) a press outcome ``fired:N``
 ENTRY = "entry"
 PRESS = "press"
 NOTE = "note"
@@ -58,12 +57,28 @@ class Journal:
 
     @property
     def decisions(self) -> list[Record]:
-        """The moves (virtual game) or entries (refereed game), in order."""
-        return [record for record in self.records if record["type"] in (MOVE, ENTRY)]
+        """The players' moves (virtual game) or entries (refereed game), in order."""
+        return [
+            record
+            for record in self.records
+            if record["type"] in (MOVE, ENTRY) and not record.get("chance")
+        ]
 
     @property
     def press_counts(self) -> list[int]:
-        return [int(record["counted"]) for record in self.of_type(PRESS)]
+        """The chance outcomes (cards counted per press), in order.
+
+        A ``play`` journal writes each as a move record ``{"chance": true, "moves":
+        ["fired:N"]}``; a ``referee`` journal (and journals of older versions) as a
+        ``press`` record with ``counted``.
+        """
+        counts = []
+        for record in self.records:
+            if record["type"] == PRESS:
+                counts.append(int(record["counted"]))
+            elif record["type"] == MOVE and record.get("chance"):
+                counts += [int(text.partition(":")[2]) for text in record.get("moves", [])]
+        return counts
 
 
 def encode(record: Record) -> bytes:
@@ -203,135 +218,6 @@ class JournalWriter:
 
     def __exit__(self, *exc: object) -> None:
         self.close()
-
-
-#: Called when the real launcher faults; returns how many cards the person took out of it
-#: (they belong to the presser), or None to press again once the fault is cleared.
-FaultHandler = Callable[[LauncherFault], "int | None"]
-
-
-class JournaledLauncher(Launcher[Any]):
-    """A launcher that journals every press and, on resume, replays the journaled presses.
-
-    It wraps the real launcher and keeps the hopper model itself (loads are
-    mirrored into the inner launcher). While journaled counts remain, a press
-    returns the next journaled count:
-
-    * ``repress=False`` (physical launchers, whose counts come from a sensor):
-      the inner launcher is not touched, so a resume never shoots cards that
-      are already in someone's hand; the first live press brings the inner
-      hopper model in line (:meth:`go_live`).
-    * ``repress=True`` (``sim://``, whose counts flow from the game seed): the
-      inner launcher is pressed too, so its random stream ends exactly where
-      the crashed run left it; a count that differs from the journal is kept
-      in :attr:`divergences` and the journal's count wins.
-    """
-
-    def __init__(
-        self,
-        inner: Launcher[Any],
-        *,
-        on_press: Callable[[int], None] | None = None,  # each live press (to journal it)
-        replay: Iterable[int] = (),
-        repress: bool = False,
-        on_fault: FaultHandler | None = None,
-    ) -> None:
-        super().__init__()
-        self.inner = inner
-        self.backend = inner.backend
-        self.identities_known = inner.identities_known
-        self.on_press = on_press
-        self.on_fault = on_fault
-        self.repress = repress
-        self._replay: deque[int] = deque(replay)
-        self._inner_stale = False
-        #: Every fault met while pressing, in order (for the table and the tests).
-        self.faults: list[LauncherFault] = []
-        #: (press number, journaled count, count the re-pressed launcher gave).
-        self.divergences: list[tuple[int, int, int]] = []
-
-    @property
-    def replaying(self) -> bool:
-        return bool(self._replay)
-
-    def load(self, cards: Iterable[Any]) -> None:
-        cards = list(cards)
-        super().load(cards)
-        if self._inner_stale or (self._replay and not self.repress):
-            self._inner_stale = True
-        else:
-            self.inner.load(cards)
-
-    def unload(self) -> list[Any]:
-        cards = super().unload()
-        self.inner.unload()
-        self._inner_stale = False
-        return cards
-
-    def _press(self, loaded: int) -> int:
-        if self._replay:
-            counted = self._replay.popleft()
-            if self.repress:
-                self._repress(counted)
-            return counted
-        counted = self._press_live()
-        if self.on_press is not None:
-            self.on_press(counted)
-        return counted
-
-    def _repress(self, expected: int) -> None:
-        try:
-            got = self.inner.hit().counted
-        except LauncherFault:
-            got = -1
-            _clear_fault(self.inner)
-        if got != expected:
-            self.divergences.append((self.presses + 1, expected, got))
-            self._inner_stale = True
-
-    def go_live(self) -> None:
-        """Drop any journaled presses left and make the inner hopper match the model."""
-        self._replay.clear()
-        if self._inner_stale:
-            self.inner.unload()
-            self.inner.load(self.peek_hopper())
-            self._inner_stale = False
-
-    def _press_live(self) -> int:
-        self.go_live()
-        while True:
-            try:
-                return self.inner.hit().counted
-            except LauncherFault as fault:
-                self.faults.append(fault)
-                if self.on_fault is None:
-                    raise
-                taken = self.on_fault(fault)
-                _clear_fault(self.inner)
-                if taken is not None:
-                    self._after_manual_count(taken)
-                    return taken
-
-    def _after_manual_count(self, taken: int) -> None:
-        """The person pulled ``taken`` cards out by hand: the inner model must lose them too."""
-        rest = list(self._hopper)[taken:]
-        self.inner.unload()
-        self.inner.load(rest)
-
-    def _close(self) -> None:
-        self.inner.close()
-
-    def describe(self) -> str:
-        return f"journaled inner={self.inner!r}"
-
-
-def _clear_fault(launcher: Launcher[Any]) -> None:
-    """Clear a latched fault on backends that latch one (gpio, serial, emu); others need nothing."""
-    for name in ("clear_fault", "clear"):
-        method = getattr(launcher, name, None)
-        if callable(method):
-            method()
-            return
 
 
 @contextmanager

@@ -15,6 +15,7 @@ stack, call or catch UNO. ``Move.parse(str(m)) == m`` (``docs/notation.md``)::
     catch:2@0     seat 0 catches seat 2, who did not call UNO
     R7@3          seat 3 jumps in with an identical red 7 (house rule ``jump_in``)
     penalize:2    seat 2 pays the suggestion penalty (option ``suggestion_penalty``)
+    fired:3       chance: the pending launcher press shot 3 cards (fed by game.driver)
 """
 
 from __future__ import annotations
@@ -36,6 +37,7 @@ class Decision(StrEnum):
     GIVE = "give"  #: pass one card to the next player (Wild Dip Into The Deck)
     PLAY_AGAIN = "play_again"  #: play one more card after a Skip/Reverse, or pass
     STACK = "stack"  #: add a hit/draw card to the stack, or take it
+    PRESS = "press"  #: a chance node: the launcher is pressed, feed ``fired:N`` (game.driver)
     ROUND_OVER = "round_over"  #: call Game.start_next_round()
     GAME_OVER = "game_over"  #: nothing left to do
 
@@ -55,6 +57,7 @@ class MoveKind(StrEnum):
     UNO = "uno"
     CATCH = "catch"
     PENALIZE = "penalize"
+    FIRED = "fired"
 
 
 _BARE = {
@@ -76,6 +79,7 @@ class Move:
     color: Color | None = None
     target: int | None = None
     by: int | None = None
+    count: int | None = None
 
     # -- constructors ---------------------------------------------------------
     @staticmethod
@@ -95,6 +99,11 @@ class Move:
         return Move(MoveKind.GIVE, card=card)
 
     @staticmethod
+    def fired(count: int) -> Move:
+        """The outcome of one pending launcher press: ``count`` cards came out."""
+        return Move(MoveKind.FIRED, count=count)
+
+    @staticmethod
     def catch(seat: int, by: int) -> Move:
         return Move(MoveKind.CATCH, target=seat, by=by)
 
@@ -109,6 +118,8 @@ class Move:
             text = f"color:{self.color.value}"  # type: ignore[union-attr]
         elif kind is MoveKind.GIVE:
             text = f"give:{self.card.code}"  # type: ignore[union-attr]
+        elif kind is MoveKind.FIRED:
+            text = f"fired:{self.count}"
         else:
             text = f"{kind.value}:{self.target}"
         return text if self.by is None else f"{text}@{self.by}"
@@ -143,6 +154,8 @@ def _parse_kind(kind: MoveKind, arg: str, by: int | None, text: str) -> Move:
         return Move(kind, color=Color.parse(arg), by=by)
     if kind in (MoveKind.GIVE, MoveKind.PLAY):
         return Move(kind, card=Card.parse(arg), by=by)
+    if kind is MoveKind.FIRED:
+        return Move(kind, count=_seat(arg, text), by=by)
     return Move(kind, target=_seat(arg, text), by=by)
 
 

@@ -116,6 +116,8 @@ class Menu(Generic[T]):
     options: Sequence[T]
     labels: Sequence[str]
     what: str = "choice"
+    #: True when the numbered list was shown; otherwise a refusal lists the labels instead.
+    numbered: bool = True
 
     def pick(self, text: str) -> T:
         """By number, by exact label, by unique prefix; otherwise a reason with a suggestion."""
@@ -142,10 +144,12 @@ class Menu(Generic[T]):
             )
         close = difflib.get_close_matches(normalise(text), keys, n=1, cutoff=0.6)
         hint = f" Did you mean {self.labels[keys.index(close[0])]!r}?" if close else ""
-        return (
-            f"{text!r} is not a {self.what} you can choose here.{hint} "
+        how = (
             "Type its number, or ? for help"
+            if self.numbered
+            else f"Type one of: {', '.join(self.labels)}"
         )
+        return f"{text!r} is not a {self.what} you can choose here.{hint} {how}"
 
 
 def normalise(text: str) -> str:
@@ -273,7 +277,7 @@ What to type (the current player is assumed):
   uno NAME         NAME calls UNO          catch NAME   NAME did not call UNO in time
   hit NAME N       NAME presses N times (a custom card, a penalty)
   fix NAME N       NAME really holds N cards (the launcher miscounted)
-  status · ? CARD (help for a card) · quit (the game is saved in the journal)"""
+  status · ? CARD (help for a card, e.g. ? WAA) · quit (stop; resumable only with --journal)"""
 
 
 def parse_entry(text: str, players: Sequence[str]) -> Entry:
@@ -305,7 +309,7 @@ def _named_entry(head: str, rest: str, players: Sequence[str]) -> Entry:
 
 
 def pick_player(text: str, players: Sequence[str]) -> int:
-    menu = Menu(list(range(len(players))), list(players), what="player")
+    menu = Menu(list(range(len(players))), list(players), what="player", numbered=False)
     return menu.pick(text.strip())
 
 

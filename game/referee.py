@@ -17,12 +17,15 @@ deck is data from the engine's rulesets (``game.rulesets``), never re-declared.
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
 from game.cards import Card, Color, Kind
+from game.driver import Presser
+from game.effects import RUNNERS
 from game.errors import RulesetError
+from game.moves import Decision
 from game.referee_entries import ALLOWED, PHASE_REASONS, Entry, IllegalEntry, Op, Phase, Press
 from game.rulesets import Ruleset, Step
 from launcher.base import Launcher
@@ -83,6 +86,20 @@ def check_refereeable(ruleset: Ruleset) -> None:
             raise RulesetError(
                 f"option {name} is not supported by the referee yet; play it with `uno-attack play`"
             )
+    if ruleset.options["scoring"] == "elimination":
+        raise RulesetError(
+            "option scoring=elimination is not supported by the referee: it does not knock "
+            "players out of the game yet",
+            hint="referee with scoring=winner or scoring=lowest, or play it with `uno-attack play`",
+        )
+    for kind, steps in ruleset.effects.items():
+        hidden = {"challenge", "pass_card"} & {step.name for step in steps}
+        if hidden and any(card.kind is kind for card in ruleset.deck):
+            raise RulesetError(
+                f"the referee cannot run the {kind.title}'s {', '.join(sorted(hidden))}: "
+                "it needs the cards in a hand, and the referee only knows how many there are",
+                hint="play it with `uno-attack play`",
+            )
 
 
 class Referee:
@@ -92,7 +109,7 @@ class Referee:
         self,
         ruleset: Ruleset,
         players: Sequence[str],
-        launcher: Launcher[Any],
+        launcher: Launcher[Any] | Presser,
         *,
         announce: Announce | None = None,
         on_press: OnPress | None = None,
@@ -100,18 +117,23 @@ class Referee:
         check_refereeable(ruleset)
         ruleset.check_players(len(players))
         self.ruleset = ruleset
-        self.launcher = launcher
+        #: Presses the launcher (or feeds journaled counts): the engine's own driver.
+        self.presser = launcher if isinstance(launcher, Presser) else Presser(launcher)
+        #: Cards in the launcher by the referee's count (it never knows their identities).
+        self.pile_count = 0
+        self._pile_generation = 0
         self.state = RefereeState(list(players), [0] * len(players), [0] * len(players))
         self.announce: Announce = announce or (lambda text: None)
         self.on_press: OnPress = on_press or (lambda name, counted, reason, number: None)
         #: Who is pressing right now and why (the table's jam handler reads it).
         self.pressing: tuple[int, str] | None = None
-        self._queue: deque[Step] = deque()
-        self._pos = 0
-        self._actor = 0
-        self._card: Card | None = None
+        self.queue: deque[Step] = deque()
+        self.pos = 0
+        self.actor = 0
+        self.card: Card | None = None
         self._entry = Entry(Op.START)
-        self._first_phase = False
+        self.first_phase = False
+        self.context = "turn"  #: how the card resolving was played (turn, play-again, stack)
         self._deal()
 
     # -- queries ------------------------------------------------------------------------
@@ -164,14 +186,11 @@ class Referee:
         state.hands = [rules.hand_size] * len(state.players)
         state.discards, state.direction, state.phase = 0, 1, Phase.START
         state.top = state.color = None
-        self.launcher.unload()
-        self.launcher.load(
-            [PLACEHOLDER] * (len(rules.deck) - rules.hand_size * len(state.players) - 1)
-        )
+        self._load(len(rules.deck) - rules.hand_size * len(state.players) - 1)
         self.announce(
             f"Round {state.round_number}: {self.name(state.dealer)} deals "
             f"{rules.hand_size} cards each, "
-            f"turns one card up and loads the rest ({self.launcher.remaining}) into the launcher. "
+            f"turns one card up and loads the rest ({self.pile_count}) into the launcher. "
             "Enter the card turned up."
         )
 
@@ -191,9 +210,9 @@ class Referee:
         state = self.state
         state.top, state.color, state.discards = card, entry.color or card.color, 1
         state.phase = Phase.PLAYING
-        self._actor = self._pos = state.dealer
-        self._card, self._entry, self._first_phase = card, entry, True
-        self._queue = deque(steps)
+        self.actor = self.pos = state.dealer
+        self.card, self._entry, self.first_phase = card, entry, True
+        self.queue = deque(steps)
         self._run()
 
     # -- playing ------------------------------------------------------------------------
@@ -202,17 +221,18 @@ class Referee:
         self._check_playable(card, entry, seat)
         self._close_uno_window(seat)
         again = state.phase is Phase.PLAY_AGAIN
+        self.context = "play-again" if again else "stack" if state.phase is Phase.STACK else "turn"
         if state.phase is not Phase.STACK:
             state.stack = 0
         extra = entry.count or 0
         state.hands[seat] -= 1 + extra
         state.discards += 1 + extra
         state.top, state.color, state.phase = card, entry.color or card.color, Phase.PLAYING
-        self._actor, self._card, self._entry, self._first_phase = seat, card, entry, False
+        self.actor, self.card, self._entry, self.first_phase = seat, card, entry, False
         if not again:
-            self._pos = seat
+            self.pos = seat
         self._after_play_uno(seat, entry)
-        self._queue = deque(self.ruleset.effects.get(card.kind, ()))
+        self.queue = deque(self.ruleset.effects.get(card.kind, ()))
         self._run()
 
     def _check_playable(self, card: Card, entry: Entry, seat: int) -> None:
@@ -276,144 +296,142 @@ class Referee:
             self._run()
             return
         self._fire(seat, 1, "by choice")
-        self._pos = seat
+        self.pos = seat
         self._after_effects()
 
     def _done(self, entry: Entry) -> None:
         self.state.phase = Phase.PLAYING
         self._run()
 
-    # -- the effect interpreter (the same building blocks as game.effects) ---------------
+    # -- the effect interpreter: game.effects' blocks, the engine's own ------------------
     def _run(self) -> None:
-        while self._queue:
-            step = self._queue.popleft()
-            block = _BLOCKS.get(step.name)
-            if block is None:
-                raise IllegalEntry(f"the referee cannot apply the effect block {step.name!r}")
-            if block(self, step):
+        while self.queue:
+            step = self.queue.popleft()
+            if RUNNERS[step.name](self, step):
                 return
         self._after_effects()
 
     def _after_effects(self) -> None:
         state = self.state
         state.phase = Phase.PLAYING
-        self._first_phase = False
-        if state.hands[self._actor] == 0 and state.top is not None:
-            self._end_round(self._actor)
+        self.first_phase = False
+        if state.hands[self.actor] == 0 and state.top is not None:
+            self._end_round(self.actor)
             return
-        state.current = self.next_seat(self._pos)
+        state.current = self.next_seat(self.pos)
         self.announce(f"{self.name(state.current)}'s turn.")
 
-    def _actor_out(self) -> bool:
-        return self.state.hands[self._actor] == 0 and not self._first_phase
+    # -- the effect context (game.effects.EffectContext), with hand counts only ---------
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self.ruleset.options
 
-    def _victim(self, step: Step) -> int:
-        who = step.get("who", "next")
-        if who == "self":
-            return self._actor
-        if who == "target" and self._entry.seat is not None:
-            return self._entry.seat
-        return self.next_seat(self._pos)
+    @property
+    def players_in(self) -> int:
+        return len(self.state.players)
 
-    def _b_skip(self, step: Step) -> bool:
-        self._pos = self.next_seat(self._pos)
-        self.announce(f"{self.name(self._pos)} is skipped.")
-        return False
+    @property
+    def direction(self) -> int:
+        return self.state.direction
 
-    def _b_reverse(self, step: Step) -> bool:
-        self.state.direction = -self.state.direction
-        self.announce("Play changes direction.")
-        if len(self.state.players) == 2:
-            return self._b_skip(step)
-        self._pos = self._actor
-        return False
+    @direction.setter
+    def direction(self, value: int) -> None:
+        self.state.direction = value
 
-    def _b_play_again(self, step: Step) -> bool:
-        if (
-            self.ruleset.options["skip_reverse_play_again"] != "always"
-            or len(self.state.players) == 2
-        ):
-            return False
-        if self._actor_out() or self._first_phase:
-            return False
-        self.state.phase, self.state.current = Phase.PLAY_AGAIN, self._actor
-        self.announce(f"{self.name(self._actor)} may play one more card, or type 'done'.")
-        return True
+    @property
+    def stack(self) -> int:
+        return self.state.stack
 
-    def _b_hit(self, step: Step) -> bool:
-        n = step.number("n", 1)
-        victim = self._victim(step)
-        reason = step.get("reason") or f"hit{n}"
-        if self._can_stack():
-            state = self.state
-            state.stack += n
-            state.phase, state.current = Phase.STACK, victim
-            self.announce(
-                f"{self.name(victim)}: stack a hit card on it, "
-                f"or 'press' to take {state.stack} hits."
-            )
-            return True
-        self._fire(victim, n, reason)
-        return False
+    @stack.setter
+    def stack(self, value: int) -> None:
+        self.state.stack = value
 
-    def _can_stack(self) -> bool:
-        card = self._card
+    @property
+    def target(self) -> int | None:
+        """The table's entry names the target (``> NAME``)."""
+        return self._entry.seat
+
+    def left_seat(self, seat: int) -> int:
+        return (seat + 1) % len(self.state.players)
+
+    def actor_out(self) -> bool:
+        return self.state.hands[self.actor] == 0 and not self.first_phase
+
+    def can_stack(self) -> bool:
+        card = self.card
         return (
             self.ruleset.stacking
-            and not self._first_phase
+            and not self.first_phase
+            and not self.actor_out()
             and card is not None
             and card.kind in self.ruleset.stack_kinds
         )
 
-    def _b_draw(self, step: Step) -> bool:
-        if not self._actor_out():
-            self._fire(self._actor, step.number("n", 1), step.get("reason") or "draw")
-        return False
+    def may_stack(self, seat: int) -> bool:
+        return True  # the referee cannot see hands: it asks, and 'press' takes the stack
 
-    def _b_nothing(self, step: Step) -> bool:
-        """choose_color, target, discard_color: the entry already carries the choice."""
-        return False
+    def may_play_again(self, seat: int) -> bool:
+        return True  # the player knows; 'done' declines
 
-    def _b_trade_hands(self, step: Step) -> bool:
-        actor, other, hands = self._actor, self._entry.seat, self.state.hands
-        if other is None or self._actor_out():
-            return False
-        hands[actor], hands[other] = hands[other], hands[actor]
-        self.state.exposed = None
-        self.announce(f"{self.name(actor)} and {self.name(other)} trade hands.")
-        return False
+    def ask(self, decision: Decision, seat: int) -> bool:
+        if decision in (Decision.COLOR, Decision.TARGET):
+            return False  # the table's entry already carries the colour and the target
+        if decision is Decision.PLAY_AGAIN:
+            self.state.phase, self.state.current = Phase.PLAY_AGAIN, seat
+            self.announce(f"{self.name(seat)} may play one more card, or type 'done'.")
+            return True
+        raise IllegalEntry(f"the referee cannot ask for a {decision.value} decision")
 
-    def _b_everyone_hits(self, step: Step) -> bool:
-        count = len(self.state.players)
-        for offset in range(1, count):
-            self._fire(
-                (self._actor + offset) % count, step.number("n", 1), step.get("reason") or "all-hit"
+    def presses(self, seat: int, presses: int, reason: str, *, until: str = "count") -> bool:
+        """The referee presses at once (the table watches the launcher)."""
+        for number in range(1, presses + 1):
+            if self._press_once(seat, reason, number) and until == "fire":
+                return False
+        if until == "fire":
+            self.announce(
+                f"The launcher did not fire in {presses} presses (option hit_fire_cap): "
+                "the hit ends."
             )
         return False
 
-    def _b_hit_until_fire(self, step: Step) -> bool:
-        victim = self._victim(step)
-        cap = self.ruleset.options["hit_fire_cap"]
-        for number in range(1, cap + 1):
-            if self._press_once(victim, step.get("reason") or "hit-fire", number):
-                return False
+    def emit(self, kind: str, **fields: Any) -> None:
+        if kind == "skip":
+            self.announce(f"{self.name(fields['player'])} is skipped.")
+        elif kind == "reverse":
+            self.announce(
+                "Reverse first: the dealer plays first and play goes right."
+                if self.first_phase
+                else "Play changes direction."
+            )
+        elif kind == "trade":
+            self.announce(
+                f"{self.name(fields['player'])} and {self.name(fields['target'])} trade hands."
+            )
+
+    def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
+        state = self.state
+        state.stack, state.phase, state.current = total, Phase.STACK, victim
         self.announce(
-            f"The launcher did not fire in {cap} presses (option hit_fire_cap): the hit ends."
+            f"{self.name(victim)}: stack a hit card on it, or 'press' to take {total} hits."
         )
-        return False
+        return True
 
-    def _b_dealer_starts_reversed(self, step: Step) -> bool:
-        self.state.direction = -1
-        self._pos = (self._actor + 1) % len(self.state.players)
-        self.announce("Reverse first: the dealer plays first and play goes right.")
-        return False
+    def discard_color(self) -> None:
+        """The entry said how many more cards went with the Discard All (``_play`` counted them)."""
 
-    def _b_rotate_hands(self, step: Step) -> bool:
+    def trade(self, seat: int, other: int) -> None:
+        hands = self.state.hands
+        hands[seat], hands[other] = hands[other], hands[seat]
+        self.state.exposed = None
+
+    def rotate(self) -> None:
         hands, count, direction = self.state.hands, len(self.state.hands), self.state.direction
         old = list(hands)
         for seat in range(count):
             hands[(seat + direction) % count] = old[seat]
-        return False
+
+    def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
+        raise IllegalEntry("the referee cannot run a challenge (a draw-pile card)")
 
     # -- UNO ----------------------------------------------------------------------------
     def _close_uno_window(self, seat: int) -> None:
@@ -474,9 +492,10 @@ class Referee:
         self._reload_if_empty()
         self.pressing = (seat, reason)
         try:
-            counted = self.launcher.hit().counted
+            counted = self.presser.next_count(self._sync)
         finally:
             self.pressing = None
+        self.pile_count -= min(counted, self.pile_count)
         state = self.state
         state.hands[seat] += counted
         if counted and state.exposed == seat:
@@ -488,17 +507,28 @@ class Referee:
     def _reload_if_empty(self) -> None:
         state = self.state
         if (
-            self.launcher.remaining
+            self.pile_count
             or state.discards <= 1
             or self.ruleset.options["empty_launcher"] != "reload"
         ):
             return
         reload, state.discards = state.discards - 1, 1
-        self.launcher.load([PLACEHOLDER] * reload)
+        self._load(reload)
         self.announce(
             f"The launcher is empty: take the discard pile except the top card ({reload} cards), "
             "shuffle it and load it into the launcher."
         )
+
+    def _load(self, count: int) -> None:
+        self.pile_count = count
+        self._pile_generation += 1
+
+    def _sync(self) -> None:
+        self.presser.sync_count(self.pile_count, PLACEHOLDER, self._pile_generation)
+
+    @property
+    def launcher(self) -> Launcher[Any]:
+        return self.presser.launcher
 
     # -- round end and scoring ----------------------------------------------------------
     def _end_round(self, seat: int) -> None:
@@ -567,20 +597,4 @@ _HANDLERS: dict[Op, Callable[[Referee, Entry], None]] = {
     Op.HIT: Referee._manual_hit,
     Op.FIX: Referee._fix,
     Op.SCORE: Referee._score,
-}
-_BLOCKS: dict[str, Callable[[Referee, Step], bool]] = {
-    "choose_color": Referee._b_nothing,
-    "target": Referee._b_nothing,
-    "discard_color": Referee._b_nothing,
-    "custom": Referee._b_nothing,
-    "skip": Referee._b_skip,
-    "reverse": Referee._b_reverse,
-    "play_again": Referee._b_play_again,
-    "hit": Referee._b_hit,
-    "draw": Referee._b_draw,
-    "trade_hands": Referee._b_trade_hands,
-    "everyone_hits": Referee._b_everyone_hits,
-    "hit_until_fire": Referee._b_hit_until_fire,
-    "dealer_starts_reversed": Referee._b_dealer_starts_reversed,
-    "rotate_hands": Referee._b_rotate_hands,
 }

@@ -423,6 +423,12 @@ def _build(
     where: str,
 ) -> Ruleset:
     values = resolve_options(ruleset_id, data.get("options", {}), given)
+    if values["draw_until_playable"] and data["draw"] != "pile":
+        raise RulesetError(
+            f"option draw_until_playable is not for {ruleset_id}: in UNO Attack a press ends "
+            "the turn even if a launched card is playable (rules.md 2.3)",
+            hint="it is a house rule of draw-pile games (classic, pocket; rules.md 3.2)",
+        )
     effects = _steps_table({**common["effects"], **data.get("effects", {})}, f"{where} effects")
     custom = values["custom"]
     if custom:

@@ -10,42 +10,38 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from dataclasses import dataclass
+from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.cards import Card, Color
-from game.chance import derive_seed
 from game.errors import GameError
 from game.moves import Decision
-from launcher.base import DrawPile, Launcher
 
 if TYPE_CHECKING:
     from game.chance import Chance
     from game.rulesets import Ruleset, Step
 
 
-def open_game_launcher(
-    ruleset: Ruleset, launcher: Launcher[Any] | str | None, seed: int
-) -> tuple[Launcher[Any], bool]:
-    """The launcher to play with, and whether the game owns (and closes) it.
+@dataclass(slots=True)
+class PressDue:
+    """A pending chance node: ``seat`` must press the launcher ``presses`` more times.
 
-    ``None``: a :class:`DrawPile` for pile rulesets, else the default spec
-    (``$UNO_ATTACK_LAUNCHER`` or ``sim://``); ``"pile://"``: a draw pile; other
-    text: a launcher spec, seeded from the game seed when it names no seed.
+    ``until``: ``count`` (exactly that many presses), ``fire`` (stop at the first
+    press that shoots cards; ``presses`` is the cap left), ``playable`` (draw until
+    a card that may be played comes out; ``presses`` is the cap left).
     """
-    if isinstance(launcher, Launcher) or (launcher is not None and not isinstance(launcher, str)):
-        return launcher, False
-    if launcher == "pile://" or (launcher is None and ruleset.draws_from_pile):
-        return DrawPile(), True
-    from launcher.spec import open_launcher
 
-    return open_launcher(launcher, default_seed=derive_seed(seed, "launcher")), True
+    seat: int
+    presses: int
+    reason: str
+    until: str = "count"
 
 
 class TableMixin:
     """Dealing and scoring; mixed into :class:`~game.engine.Game`."""
 
     ruleset: Ruleset
-    launcher: Launcher[Any]
     names: list[str]
     num_players: int
     scores: list[int]
@@ -56,6 +52,13 @@ class TableMixin:
     _chance: Chance
     _reloads: bool
     _uno_open: int | None
+    pending: Decision
+    decider: int
+    pile_generation: int
+    _last_volley: tuple[Card, ...]
+    _drawn_cards: int
+    _draw_empties: int
+    _due_seat_drawn: int
 
     def _reset_round_state(self) -> None:
         self.hands: list[list[Card]] = [[] for _ in range(self.num_players)]
@@ -68,12 +71,12 @@ class TableMixin:
         self.pending = Decision.TURN
         self.turns = 0
         self.round_winner: int | None = None
-        self._queue: deque[Step] = deque()
-        self._actor = 0
-        self._card: Card | None = None
-        self._pos = 0
-        self._target: int | None = None
-        self._stack = 0
+        self.queue: deque[Step] = deque()
+        self.actor = 0
+        self.card: Card | None = None
+        self.pos = 0
+        self.target: int | None = None
+        self.stack = 0
         self._stack_reason = "hit"
         self._stack_skips = False
         self._challenge: tuple[int, int] | None = None
@@ -82,10 +85,15 @@ class TableMixin:
         self._uno_open: int | None = None
         self._uno_called = False
         self._drawn: Card | None = None
-        self._first_phase = False
+        self.first_phase = False
         self._legal: list[Any] | None = None
+        #: The draw pile (the launcher's hopper model), next card out first.
+        self.pile: deque[Card] = deque()
+        self._due: PressDue | None = None
+        self._then = "run"
+        self._resume_to: tuple[Decision, int] = (Decision.TURN, 0)
 
-    def _left(self, seat: int) -> int:
+    def left_seat(self, seat: int) -> int:
         """The next seat still in play clockwise (deal order), whatever the direction of play."""
         n = self.num_players
         seat = (seat + 1) % n
@@ -110,12 +118,26 @@ class TableMixin:
             players=list(self.names),
             seed=self.seed,
             options={k: v for k, v in self.ruleset.options.items()},
-            launcher=repr(self.launcher),
+            launcher=self._launcher_text(),
             deck=[c.code for c in self.ruleset.deck],
+            **self._custom_header(),
         )
-        self.launcher.unload()  # whatever was in it is not part of this game's deck
         self.dealer = self._choose_first_dealer()
         self._deal(list(self.ruleset.deck))
+
+    def _custom_header(self) -> dict[str, Any]:
+        """The custom card's effect and its file's text, so a log can be checked on its own."""
+        path = self.ruleset.options.get("custom")
+        if not path:
+            return {}
+        from game.cards import Kind
+
+        steps = [str(s) for s in self.ruleset.effects.get(Kind.WILD_CUSTOM, ())]
+        try:
+            text = Path(path).read_text(encoding="utf-8")
+        except (OSError, UnicodeDecodeError):
+            text = None
+        return {"custom": steps, "custom_file": text}
 
     def _choose_first_dealer(self) -> int:
         """Each player turns a card; highest number deals (actions count 0); ties turn again."""
@@ -123,15 +145,17 @@ class TableMixin:
         self._chance.shuffle(cards)
         contenders = list(range(self.num_players))
         turned: dict[int, str] = {}
+        rounds: list[dict[int, str]] = []  # every turn-up, ties re-turning (rules.md 2.2)
         while len(contenders) > 1 and cards:
             values = {}
+            rounds.append({})
             for seat in contenders:
                 card = cards.pop()
-                turned[seat] = card.code
+                turned[seat] = rounds[-1][seat] = card.code
                 values[seat] = card.number or 0
             best = max(values.values())
             contenders = [s for s in contenders if values[s] == best]
-        self._emit("dealer", seat=contenders[0], turned=turned)
+        self._emit("dealer", seat=contenders[0], turned=turned, rounds=rounds)
         return contenders[0]
 
     def start_next_round(self) -> None:
@@ -142,14 +166,12 @@ class TableMixin:
                 if self.pending is not Decision.GAME_OVER
                 else "the game is over"
             )
-        cards = (
-            [c for hand in self.hands for c in hand] + self.discard + list(self.launcher.unload())
-        )
+        cards = [c for hand in self.hands for c in hand] + self.discard + list(self.pile)
         if len(cards) != len(self.ruleset.deck):
             raise GameError(
                 f"card accounting broke: {len(cards)} cards, the deck has {len(self.ruleset.deck)}"
             )
-        self.dealer = self._left(self.dealer)
+        self.dealer = self.left_seat(self.dealer)
         self._deal(cards)
 
     def set_position(
@@ -176,7 +198,6 @@ class TableMixin:
             pool.remove(card)
         if len(hands) != self.num_players or direction not in (1, -1):
             raise GameError(f"set_position needs {self.num_players} hands and direction 1 or -1")
-        self.launcher.unload()
         dealer = self.dealer
         self._reset_round_state()
         self.dealer, self.direction = dealer, direction
@@ -184,7 +205,7 @@ class TableMixin:
         self.discard = [top]
         self.active_color = color if color is not None else top.color
         loaded = [*bottom, *pool]
-        self.launcher.load(loaded)
+        self._set_pile(loaded)
         self._emit(
             "deal",
             round=self.round_number,
@@ -205,16 +226,16 @@ class TableMixin:
         self.round_number += 1
         chance = self._chance
         chance.shuffle(cards)
-        order = [self._left(dealer)]
+        order = [self.left_seat(dealer)]
         while len(order) < self.players_in:
-            order.append(self._left(order[-1]))
+            order.append(self.left_seat(order[-1]))
         for _ in range(self.ruleset.hand_size):
             for seat in order:
                 self.hands[seat].append(cards.pop())
         starter, returned = self._turn_starter(cards)
         self.discard = [starter]
         self.active_color = starter.color
-        self.launcher.load(cards)
+        self._set_pile(cards)
         self._emit(
             "deal",
             round=self.round_number,
@@ -239,10 +260,10 @@ class TableMixin:
         raise GameError("every card in the deck is one the rules return when turned first")
 
     def _resolve_first_card(self, starter: Card) -> None:
-        self._actor = self._pos = self.dealer
-        self._card = starter
-        self._first_phase = True
-        self._queue = deque(self.ruleset.first_card.get(starter.kind, ()))
+        self.actor = self.pos = self.dealer
+        self.card = starter
+        self.first_phase = True
+        self.queue = deque(self.ruleset.first_card.get(starter.kind, ()))
         self._run()
 
     # -- round end ------------------------------------------------------------------
@@ -306,28 +327,79 @@ class TableMixin:
             return scores.index(max(scores))
         return scores.index(min(scores))
 
-    # -- the launcher: every hit presses it -----------------------------------------------
-    def _hit(self, seat: int, presses: int, reason: str) -> int:
-        """``seat`` presses the launcher ``presses`` times; returns the cards it got."""
-        got = 0
-        for _ in range(presses):
-            got += len(self._press(seat, reason))
-        return got
+    # -- the launcher: every hit is a chance node (game.driver presses it) ----------------
+    def _set_pile(self, cards: Sequence[Card]) -> None:
+        self.pile = deque(cards)
+        self.pile_generation += 1
 
-    def _press(self, seat: int, reason: str) -> tuple[Card, ...]:
-        launcher = self.launcher
-        if self._reloads and launcher.remaining == 0:
-            self._reload()
-        volley = launcher.hit()
-        cards: tuple[Card, ...] = volley.cards
+    def _presses(
+        self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"
+    ) -> bool:
+        """Stop for ``presses`` presses by ``seat``; False when there are none to wait for.
+
+        ``then`` says how to carry on once they are done: ``run`` the rest of the
+        card's effect, finish a ``draw``, or ``resume`` the decision an out-of-turn
+        penalty interrupted.
+        """
+        if presses <= 0:
+            return False
+        if then == "resume":
+            self._resume_to = (self.pending, self.decider)
+        self._due = PressDue(seat, presses, reason, until)
+        self._then = then
+        self._maybe_reload()
+        self.pending, self.decider = Decision.PRESS, seat
+        self._legal = None
+        return True
+
+    def _on_fired(self, count: int) -> None:
+        """Apply one press's outcome: ``count`` cards came out of the launcher."""
+        due = self._due
+        assert due is not None
+        pile, seat = self.pile, due.seat
+        cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
         if cards:
             self.hands[seat].extend(cards)
             if seat == self._uno_open:
                 self._uno_open = None
+            self._last_volley = cards
         self._emit(
-            "hit", player=seat, reason=reason, cards=[c.code for c in cards], counted=volley.counted
+            "hit", player=seat, reason=due.reason, cards=[c.code for c in cards], counted=count
         )
-        return cards
+        due.presses -= 1
+        if due.presses > 0 and not self._press_done(due, cards):
+            self._maybe_reload()
+            return
+        self._due = None
+        self._legal = None
+        self._continue()
+
+    def _press_done(self, due: PressDue, cards: tuple[Card, ...]) -> bool:
+        if due.until == "fire":
+            return bool(cards)
+        if due.until == "playable":  # house rule draw_until_playable: the cap counts cards
+            self._drawn_cards += len(cards)
+            self._draw_empties += not cards
+            options = self.ruleset.options
+            return (
+                self._drawn_cards >= int(options["draw_until_cap"])
+                or self._draw_empties >= int(options["hit_fire_cap"])
+                or any(self._fits(c) for c in cards)
+            )
+        return False
+
+    def _continue(self) -> None:
+        then = self._then
+        if then == "draw":
+            self._after_draw(self._due_seat_drawn)
+        elif then == "resume":
+            self.pending, self.decider = self._resume_to
+        else:
+            self._run()
+
+    def _maybe_reload(self) -> None:
+        if self._reloads and not self.pile:
+            self._reload()
 
     def _reload(self) -> None:
         pile = self.discard
@@ -336,7 +408,7 @@ class TableMixin:
         cards = pile[:-1]
         del pile[:-1]
         self._chance.shuffle(cards)
-        self.launcher.load(cards)
+        self._set_pile(cards)
         self._emit("reload", cards=[c.code for c in cards])
 
     # provided by the engine
@@ -347,4 +419,13 @@ class TableMixin:
         raise NotImplementedError
 
     def _begin_turn(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _fits(self, card: Card) -> bool:
+        raise NotImplementedError
+
+    def _after_draw(self, seat: int) -> None:
+        raise NotImplementedError
+
+    def _launcher_text(self) -> str:
         raise NotImplementedError

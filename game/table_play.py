@@ -101,7 +101,9 @@ class TablePlay:
         self.console = console
         self.journal = journal
         self.max_rounds = max_rounds
-        self._replay: deque[Record] = deque(r for r in replay if r["type"] == MOVE)
+        self._replay: deque[Record] = deque(
+            r for r in replay if r["type"] == MOVE and not r.get("chance")
+        )
         self._shown: int | None = None
         self._humans = sum(seat.is_human for seat in self.seats)
         self.stopped_early = False
@@ -510,10 +512,8 @@ class Narrator:
             ),
         }
         maker = simple.get(kind)
-        try:
-            return maker() if maker else ""
-        except (KeyError, TypeError, ValueError, NotationError):
-            return f"({kind}: {e})"  # an event shape this table does not know: show it, play on
+        # a known event with a missing field is a bug in the engine: let it raise (issue #9)
+        return maker() if maker else ""
 
     def _round_end(self, e: dict[str, Any]) -> str:
         who = self._name(e["winner"]) if e.get("winner") is not None else "No one"

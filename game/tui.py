@@ -16,6 +16,8 @@ from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TextIO
 
+from game.cards import Card, NotationError
+
 RESET = "\x1b[0m"
 CLEAR_SCREEN = "\x1b[2J\x1b[H"
 ANSI_CODES = {
@@ -243,6 +245,10 @@ _HELP_ALIASES = {
 
 def card_help(topic: str) -> str | None:
     """Help for an action card named loosely (``hit 2``, ``Wild Attack-Attack``, ``+4``)."""
+    try:  # a card code (``WAA``, ``RH2``) names its card
+        topic = Card.parse(topic.strip()).kind.title
+    except NotationError:
+        pass
     key = topic.strip().lower().replace("_", "-").replace(" ", "-")
     key = _HELP_ALIASES.get(key, key)
     if key in CARD_HELP:

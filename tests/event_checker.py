@@ -31,7 +31,7 @@ class EventChecker:
         self.hits = 0
         self.cards_launched = 0
         self.rounds = 0
-        self.last_drawn: dict[int, str] = {}
+        self.last_drawn: dict[int, list[str]] = {}
         self.finished = False
 
     # -- driver -------------------------------------------------------------------
@@ -86,8 +86,8 @@ class EventChecker:
                 f"{card} does not match {self.discard[-1]} / colour {self.active}"
             )
         if e["reason"] == "drawn":
-            assert self.last_drawn.get(seat) == card, (
-                "after drawing only the drawn card may be played"
+            assert card in self.last_drawn.get(seat, []), (
+                "after drawing only a card of the last volley drawn may be played"
             )
         self.hands[seat].remove(card)
         self.discard.append(card)
@@ -111,7 +111,7 @@ class EventChecker:
         self.hits += 1
         self.cards_launched += len(cards)
         if cards:
-            self.last_drawn[e["player"]] = cards[-1]
+            self.last_drawn[e["player"]] = list(cards)
 
     def on_reload(self, e: dict[str, Any]) -> None:
         assert not self.launcher, "reloaded a launcher that was not empty"

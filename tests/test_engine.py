@@ -220,7 +220,7 @@ def test_next_round_collects_every_card_and_deals_again() -> None:
     dealer = game.dealer
     game.start_next_round()
     assert game.round_number == 2 and game.dealer == (dealer + 1) % 3
-    assert sum(game.hand_sizes) + len(game.discard) + game.launcher.remaining == 112
+    assert sum(game.hand_sizes) + len(game.discard) + len(game.pile) == 112
     assert min(game.hand_sizes) == 7 and not game.is_round_over()
 
 
@@ -253,7 +253,7 @@ def test_empty_launcher_reloads_from_the_discard_pile_except_its_top_and_finishe
 
 def test_nothing_to_reload_means_the_press_yields_nothing() -> None:
     game = position("attack", ["RH2 B3", "G5 G6", "Y1 Y2"], "R1")
-    game.launcher.unload()  # only the top card is on the pile: nothing to reload
+    game.pile.clear()  # only the top card is on the pile: nothing to reload
     game.play("draw")
     assert hits(game) == [(0, "draw", [])] and "reload" not in types(game) and game.decider == 1
 

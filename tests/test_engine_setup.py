@@ -99,8 +99,6 @@ def test_first_wild_hit_fire_left_of_dealer_presses_until_it_fires() -> None:
         ("attack", "WH4"),
         ("attack", "WC"),
         ("classic", "W+4"),
-        ("pocket", "W+2"),
-        ("pocket", "WD"),
     ],
 )
 def test_cards_the_rules_return_are_put_back_and_another_is_turned(

@@ -46,7 +46,10 @@ def game_setups(draw: Any) -> tuple[str, int, int, str, dict[str, Any]]:
     players = draw(st.integers(2, RULESETS[ruleset]))
     seed = draw(st.integers(0, 2**32))
     profile = draw(st.sampled_from(PROFILES))
-    return ruleset, players, seed, profile, draw(option_sets)
+    options = draw(option_sets)
+    if ruleset not in ("classic", "pocket"):
+        options.pop("draw_until_playable", None)  # refused there (rules.md 2.3)
+    return ruleset, players, seed, profile, options
 
 
 def play_randomly(game: Game, rng: random.Random, max_rounds: int) -> int:

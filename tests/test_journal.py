@@ -3,21 +3,25 @@
 from __future__ import annotations
 
 from pathlib import Path
+from typing import Any
 
 import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from game.chance import derive_seed, seeded
+from game.driver import Presser
 from game.errors import JournalError
 from game.journal import (
     JOURNAL_VERSION,
-    JournaledLauncher,
     JournalWriter,
     encode,
     read_journal,
 )
+from game.rulesets import load_ruleset
 from hardware.errors import LauncherJam
 from launcher.base import ScriptedLauncher
+from launcher.sim import SimLauncher
 
 HEADER = {"mode": "play", "ruleset": "attack", "seed": 7, "seats": ["Ann", "bot:greedy"]}
 
@@ -134,19 +138,34 @@ def test_create_refuses_to_overwrite_a_game(tmp_path: Path) -> None:
     assert "--resume" in caught.value.hint
 
 
+# -- the press driver (game.driver.Presser) replays journaled counts and handles jams ---------
+def _pile(cards: int) -> list[int]:
+    return list(range(cards))
+
+
+def counts_of(presser: Presser, presses: int, pile: list[int]) -> list[int]:
+    """Press ``presses`` times against a caller's pile model (what the engine does)."""
+
+    def sync() -> None:
+        if presser.launcher.remaining != len(pile):
+            presser.launcher.unload()
+            presser.launcher.load(pile)
+
+    got = []
+    for _ in range(presses):
+        count = presser.next_count(sync)
+        del pile[:count]
+        got.append(count)
+    return got
+
+
 def test_journaled_presses_replay_without_pressing_the_real_launcher() -> None:
     inner = CountingLauncher([5])
-    pressed: list[int] = []
-    launcher = JournaledLauncher(inner, replay=[2, 0, 1], on_press=pressed.append)
-    launcher.load(range(20))
-    replayed = [launcher.hit() for _ in range(3)]
-    assert [volley.cards for volley in replayed] == [(0, 1), (), (2,)]
-    assert inner.attempts == 0
-    live = launcher.hit()
-    assert live.cards == (3, 4, 5, 6, 7) and inner.attempts == 1
-    # the inner hopper model was brought in line before the live press
-    assert inner.peek_hopper() == launcher.peek_hopper()
-    assert pressed == [5]  # replayed presses are in the journal already
+    outcomes: list[str] = []
+    presser = Presser(inner, replay=[2, 0, 1], on_outcome=lambda move: outcomes.append(str(move)))
+    assert counts_of(presser, 3, _pile(20)) == [2, 0, 1] and inner.attempts == 0
+    assert counts_of(presser, 1, _pile(17)) == [5] and inner.attempts == 1
+    assert outcomes == ["fired:5"]  # replayed counts are in the journal already
 
 
 def test_a_jam_is_reported_and_the_presser_gets_what_was_pulled_out() -> None:
@@ -157,49 +176,83 @@ def test_a_jam_is_reported_and_the_presser_gets_what_was_pulled_out() -> None:
         faults.append(str(fault))
         return 1
 
-    launcher = JournaledLauncher(inner, on_fault=person_clears_jam)
-    launcher.load(range(10))
-    assert launcher.hit().cards == ()
-    assert launcher.hit().cards == (0,)
+    presser = Presser(inner, on_fault=person_clears_jam)
+    assert counts_of(presser, 3, _pile(10)) == [0, 1, 3]
     assert faults == ["card stuck in the throat"] and inner.cleared == 1
-    assert inner.peek_hopper() == launcher.peek_hopper()
-    assert launcher.hit().cards == (1, 2, 3)
 
 
 def test_a_jam_with_nothing_pulled_out_presses_again() -> None:
     inner = CountingLauncher([4], jam_on=(1,))
-    launcher = JournaledLauncher(inner, on_fault=lambda fault: None)
-    launcher.load(range(10))
-    assert launcher.hit().cards == (0, 1, 2, 3)
-    assert inner.attempts == 2 and len(launcher.faults) == 1
+    presser = Presser(inner, on_fault=lambda fault: None)
+    assert counts_of(presser, 1, _pile(10)) == [4]
+    assert inner.attempts == 2 and len(presser.faults) == 1
 
 
 def test_without_a_fault_handler_the_jam_propagates() -> None:
-    launcher = JournaledLauncher(CountingLauncher([1], jam_on=(1,)))
-    launcher.load(range(3))
+    presser = Presser(CountingLauncher([1], jam_on=(1,)))
     with pytest.raises(LauncherJam):
-        launcher.hit()
+        counts_of(presser, 1, _pile(3))
 
 
 def test_a_seeded_launcher_is_pressed_again_on_replay_so_its_stream_continues() -> None:
     from launcher.sim import SimLauncher
 
-    def run(presses: int, launcher: SimLauncher[int] | JournaledLauncher) -> list[int]:
-        launcher.load(range(80))
-        return [launcher.hit().counted for _ in range(presses)]
-
-    uninterrupted = run(12, SimLauncher("web-game", seed=3))
-    crashed = JournaledLauncher(
-        SimLauncher("web-game", seed=3), repress=True, replay=uninterrupted[:5]
-    )
-    assert run(12, crashed) == uninterrupted
-    assert crashed.divergences == []
+    uninterrupted = counts_of(Presser(SimLauncher("web-game", seed=3)), 12, _pile(80))
+    pile = _pile(80)
+    crashed = Presser(SimLauncher("web-game", seed=3), replay=uninterrupted[:5])
+    assert counts_of(crashed, 12, pile) == uninterrupted
 
 
-def test_a_repress_that_disagrees_with_the_journal_is_recorded_and_the_journal_wins() -> None:
-    launcher = JournaledLauncher(CountingLauncher([1]), repress=True, replay=[2])
-    launcher.load(range(10))
-    assert launcher.hit().cards == (0, 1)
-    assert launcher.divergences == [(1, 2, 1)]
-    launcher.hit()
-    assert launcher.inner.peek_hopper() == launcher.peek_hopper()
+def test_a_resumed_play_game_equals_the_uninterrupted_one() -> None:
+    from game import Game
+
+    def run(
+        moves: int, replay: list[int] | None = None
+    ) -> tuple[list[dict[str, object]], list[int]]:
+        launcher: Any = SimLauncher("web-game", seed=derive_seed(4, "launcher"))
+        counts: list[int] = []
+        presser = Presser(
+            launcher, replay=replay or (), on_outcome=lambda m: counts.append(m.count or 0)
+        )
+        game = Game(load_ruleset("attack"), 3, presser, seeded(4), seed=4)
+        for _ in range(moves):
+            if game.is_round_over():
+                break
+            game.play(game.legal_moves()[0])
+        return game.events, counts
+
+    full, _ = run(60)
+    _, journaled = run(20)
+    resumed, _ = run(60, replay=journaled)
+    assert resumed == full
+
+
+class JamsAfterCounting(ScriptedLauncher[int]):
+    """The first press counts ``before`` cards and then jams (a card stuck behind them)."""
+
+    def __init__(self, before: int) -> None:
+        super().__init__([1])
+        self.before = before
+        self.jammed = False
+
+    def _press(self, loaded: int) -> int:
+        if not self.jammed:
+            self.jammed = True
+            error = LauncherJam("card stuck in the throat")
+            error.counted = self.before
+            raise error
+        return super()._press(loaded)
+
+
+@pytest.mark.parametrize(("before", "pulled", "outcome"), [(2, 1, 3), (2, None, 2), (0, 1, 1)])
+def test_after_a_jam_the_presser_gets_the_counted_and_the_pulled_out_cards(
+    before: int, pulled: int | None, outcome: int
+) -> None:
+    presser = Presser(JamsAfterCounting(before), on_fault=lambda fault: pulled)
+    assert counts_of(presser, 1, _pile(10)) == [outcome]
+
+
+def test_after_a_jam_with_nothing_out_at_all_the_press_is_made_again() -> None:
+    launcher = JamsAfterCounting(0)
+    presser = Presser(launcher, on_fault=lambda fault: None)
+    assert counts_of(presser, 1, _pile(10)) == [1] and launcher.presses == 2

@@ -124,3 +124,32 @@ def test_referee_players_are_people() -> None:
     assert parse_names("Ann,Sam,Kim") == ["Ann", "Sam", "Kim"]
     with pytest.raises(ConfigError, match="--players"):
         parse_names("Ann,bot:random")
+
+
+# -- issue #12: referee help --------------------------------------------------------------------
+def test_a_name_that_is_not_a_player_lists_the_players_not_a_number() -> None:
+    from game.prompt import InputRejected, parse_entry
+
+    with pytest.raises(InputRejected) as rejected:
+        parse_entry("fix Zed 2", ["Ann", "Sam", "Kim"])
+    assert "Type its number" not in rejected.value.reason
+    assert "Ann, Sam, Kim" in rejected.value.reason
+
+
+def test_card_help_accepts_card_codes_like_play_does() -> None:
+    from game.tui import render_help
+
+    assert "no help" not in render_help(["WAA"]) and "no help" not in render_help(["RH2"])
+
+
+def test_referee_quit_without_a_journal_does_not_claim_a_save(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from game.cli import main
+
+    answers = iter(["red 7", "quit"])
+    monkeypatch.setattr("builtins.input", lambda prompt="": next(answers))
+    code = main(["referee", "--players", "Ann,Sam", "--launcher", "sim://?seed=1", "--delay", "0"])
+    out = capsys.readouterr().out
+    assert code == 0 and "Nothing was saved" in out
+    assert "saved in the journal" not in out

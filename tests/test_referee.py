@@ -50,7 +50,7 @@ def snapshot(ref: Referee) -> str:
             state.stack,
             state.discards,
             len(state.presses),
-            ref.launcher.remaining,
+            ref.pile_count,
         )
     )
 
@@ -64,7 +64,7 @@ def test_plays_and_presses_move_the_turn_and_the_hand_counts() -> None:
 
 def test_the_launcher_holds_the_deck_minus_the_hands_and_the_top_card() -> None:
     ref = referee()
-    assert ref.launcher.remaining == 112 - 3 * 7 - 1
+    assert ref.pile_count == 112 - 3 * 7 - 1
 
 
 def test_a_card_that_does_not_match_is_refused_with_the_reason_and_nothing_changes() -> None:
@@ -208,7 +208,7 @@ def test_the_game_ends_at_the_target_and_lowest_scoring_charges_everyone() -> No
 
 def test_an_empty_launcher_is_reloaded_from_the_discard_pile_except_the_top_card() -> None:
     ref = enter(referee([200]), "red 7", "red 5", "press")
-    assert ref.launcher.remaining == 0
+    assert ref.pile_count == 0
     enter(ref, "red 3", "red 4")
     told: list[str] = []
     ref.announce = told.append
@@ -327,3 +327,32 @@ def test_a_wild_customizable_follows_the_tables_own_card_file(tmp_path: Any) -> 
     enter(ref, "wild customizable green > Ann")
     assert [(p.seat, p.reason) for p in ref.state.presses] == [(ANN, "custom")] * 3
     assert ref.state.current == KIM
+
+
+# -- the referee runs the engine's own effect blocks (issue #9) ---------------------------------
+def test_the_referee_has_no_effect_code_of_its_own() -> None:
+    import game.referee as module
+    from game.effects import RUNNERS
+
+    assert module.RUNNERS is RUNNERS
+    assert not [name for name in vars(Referee) if name.startswith("_b_")]
+
+
+def test_in_the_referee_the_card_played_again_earns_no_other_play_again() -> None:
+    ref = enter(referee(players=["Ann", "Sam", "Kim", "Lou"]), "red 7", "red skip")
+    assert ref.phase is Phase.PLAY_AGAIN and ref.state.current == 1
+    enter(ref, "red skip")  # the one more card: Lou is skipped too, no third card
+    assert ref.phase is Phase.PLAYING and ref.state.current == ANN
+
+
+def test_in_the_referee_a_stack_survives_the_stacker_going_out() -> None:
+    ref = enter(referee([1], "attack-mega-hit"), "fix Kim 1", "red 7", "red hit2")
+    assert ref.phase is Phase.STACK and ref.state.current == KIM
+    enter(ref, "blue hit2")  # Kim's last card: Ann still presses the stack of 4
+    assert [p.seat for p in ref.state.presses] == [ANN] * 4
+    assert ref.phase is Phase.SCORING and ref.state.round_winner == KIM
+
+
+def test_options_the_referee_cannot_apply_are_refused_with_the_reason() -> None:
+    with pytest.raises(RulesetError, match="elimination is not supported by the referee"):
+        referee(scoring="elimination")

@@ -65,7 +65,7 @@ def start(journal: Path) -> pexpect.spawn:
     return child
 
 
-def jam_mid_hit_fire(child: pexpect.spawn) -> None:
+def jam_mid_hit_fire(child: pexpect.spawn) -> int:
     """Sam plays a Wild Hit-Fire; Kim presses until cards fly; a card sticks; 1 is pulled out."""
     child.expect("Sam> ")
     child.sendline("blue 5")  # wrong colour first
@@ -76,21 +76,27 @@ def jam_mid_hit_fire(child: pexpect.spawn) -> None:
     child.sendline("blu")
     child.expect(r"💥 Kim presses the launcher \(hit-fire, press 1\)")
     child.expect(r"⚠ The launcher stopped: .*\(beam_blocked\)\.")
-    child.expect(r"Cards pulled out for Kim \(they keep them; Enter = none, press again\): ")
+    # issue #12: the cards counted before the jam are Kim's too, with those pulled out by hand
+    child.expect(r"(\d+) card\(s\) came out before it stopped: they are Kim's\.")
+    before = int(child.match.group(1))
+    child.expect(r"Cards pulled out by hand for Kim \(they keep them; Enter = none\): ")
     child.sendline("one")
     child.expect(r"✗ 'one' is not a number of cards")
-    child.expect(r"Cards pulled out for Kim")
+    child.expect(r"Cards pulled out by hand for Kim")
     child.sendline("1")
-    child.expect(r"💥 Kim presses the launcher \(hit-fire, press \d+\) 1 card flew out!")
+    child.expect(
+        rf"💥 Kim presses the launcher \(hit-fire, press \d+\) {before + 1} cards? flew out!"
+    )
     child.expect("Kim is skipped.")
     child.expect("Ann> ")
+    return before
 
 
 def test_a_refereed_game_from_the_first_card_to_scoring_survives_a_jam(tmp_path: Path) -> None:
     child = start(tmp_path / "night.jsonl")
-    jam_mid_hit_fire(child)
+    before = jam_mid_hit_fire(child)
     child.sendline("status")
-    child.expect(r"Kim\s+8 cards")  # 7 dealt + the card pulled out
+    child.expect(rf"Kim\s+{8 + before} cards")  # 7 dealt + the cards counted + the one pulled out
     child.expect("Ann> ")
     child.sendline("fix Ann 2")
     child.expect("Ann> ")
@@ -120,7 +126,7 @@ def test_a_refereed_game_from_the_first_card_to_scoring_survives_a_jam(tmp_path:
 def test_kill_9_after_the_jam_then_resume_does_not_press_again(tmp_path: Path) -> None:
     journal = tmp_path / "night.jsonl"
     child = start(journal)
-    jam_mid_hit_fire(child)
+    came_out = jam_mid_hit_fire(child) + 1
     child.kill(signal.SIGKILL)
     child.expect(pexpect.EOF)
     child.close()
@@ -128,7 +134,7 @@ def test_kill_9_after_the_jam_then_resume_does_not_press_again(tmp_path: Path) -
 
     resumed = spawn("--resume", str(journal), "--delay", "0")
     resumed.expect(r"Resuming .*: replaying 2 entries\.")
-    resumed.expect(r"Kim\s+8 cards")
+    resumed.expect(rf"Kim\s+{7 + came_out} cards")
     resumed.expect("Ann> ")
     before = resumed.before
     assert "presses the launcher" not in before  # the replay pressed nothing
@@ -136,4 +142,4 @@ def test_kill_9_after_the_jam_then_resume_does_not_press_again(tmp_path: Path) -
     resumed.expect(r"Stopped\. Continue with: uno-attack referee --resume")
     resumed.expect(pexpect.EOF)
     after = [line for line in journal.read_text().splitlines() if '"type":"press"' in line]
-    assert after == presses and re.search(r'"counted":1', presses[-1])
+    assert after == presses and re.search(rf'"counted":{came_out}', presses[-1])

@@ -242,9 +242,7 @@ def test_a_jammed_launcher_stops_the_game_until_the_person_clears_it(
         )
     text = out.getvalue()
     assert code == 0
-    assert (
-        "⚠ The launcher stopped" in text and "Cards pulled out for the player who pressed" in text
-    )
+    assert "⚠ The launcher stopped" in text and "Cards pulled out by hand for GreedyBot2" in text
     assert re.search(r"1 card flew out!", text.split("Cards pulled out", 1)[1])
     assert "Final: " in text
 
@@ -286,3 +284,30 @@ def test_a_person_who_is_not_next_is_asked_to_catch_a_missed_uno(
         main(["replay", str(journal)])
     assert "Kim catches RandomBot2" in replayed.getvalue()
     assert final(replayed.getvalue()) == final(played)
+
+
+@pytest.mark.parametrize(
+    "ruleset", ["attack", "attack-original", "attack-mega-hit", "classic", "pocket"]
+)
+def test_the_narrator_tells_every_event_of_real_games(ruleset: str) -> None:
+    """A missing field raises (no KeyError is swallowed); every event of real games narrates."""
+    import io
+
+    from game import Game
+    from game.table_play import Console, Narrator, PlaySeat
+    from game.tui import Painter, PressAnimator
+
+    out = io.StringIO()
+    painter = Painter(enabled=False)
+    console = Console(out, input, painter, PressAnimator(out, painter, delay=0.0))
+    narrator = Narrator(console, [PlaySeat(f"P{i}", None) for i in range(3)], reveal=True)
+    options = {"target": 60, "stack_draws": True} if ruleset in ("classic", "pocket") else {}
+    game = Game.new(ruleset, 3, seed=2, options=options, on_event=narrator)
+    while not game.is_game_over():
+        if game.is_round_over():
+            game.start_next_round()
+        else:
+            game.play(game.legal_moves()[0])
+    assert "Game over" in out.getvalue()
+    with pytest.raises(KeyError):
+        narrator({"type": "take", "player": 0})

@@ -1,7 +1,8 @@
 """A launcher of your own, passed to the engine: here one that records every press.
 
-The engine only calls load(), hit(), unload() and remaining, so any Launcher subclass can
-stand in for the simulated one. Subclass `launcher.Launcher`, implement `_press(loaded)` (how
+The game's press driver (game.driver.Presser) only calls load(), hit(), unload() and
+remaining, so any Launcher subclass can stand in for the simulated one. Subclass
+`launcher.Launcher`, implement `_press(loaded)` (how
 many cards physically came out) and optionally `_on_load`; the base class keeps the hopper
 model and hands out the cards. A launcher object you pass in is used as is and never closed
 by the game.

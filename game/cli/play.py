@@ -13,18 +13,19 @@ import sys
 from typing import Any
 
 from game.bots import BOT_NAMES, make_bot
-from game.chance import derive_seed, fresh_seed
+from game.chance import derive_seed, fresh_seed, seeded
 from game.cli.common import add_rule_arguments
 from game.cli.simulate import parse_options
+from game.driver import Presser
 from game.engine import Game, open_game_launcher
 from game.errors import JournalError
-from game.journal import PRESS, Journal, JournaledLauncher, JournalWriter, Record, journal_session
+from game.journal import MOVE, Journal, JournalWriter, Record, journal_session
+from game.moves import Move
 from game.prompt import QuitRequested, SeatSpec, parse_seats
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
 from game.table_play import Console, Narrator, PlaySeat, TablePlay
 from game.tui import Painter, PressAnimator
 from hardware.errors import LauncherFault
-from launcher.base import Launcher
 from launcher.spec import resolve_spec
 
 DEFAULT_SEATS = "You,bot:greedy,bot:random"
@@ -137,11 +138,22 @@ def _play(
     console = _console(args.delay)
     narrator = Narrator(console, seats)
     narrator.muted = bool(journal and journal.decisions)
-    launcher = _launcher(ruleset, settings["launcher"], seed, journal, writer, console)
+    holder: list[Game] = []
+    launcher = _launcher(ruleset, settings["launcher"], seed, journal, writer, console, holder)
     _greet(console, settings, journal, writer)
-    game = Game.new(
-        ruleset, [seat.name for seat in seats], launcher=launcher, seed=seed, on_event=narrator
-    )
+    try:
+        game = Game(
+            ruleset,
+            [seat.name for seat in seats],
+            launcher,
+            seeded(seed),
+            seed=seed,
+            on_event=narrator,
+        )
+    except BaseException:
+        launcher.close()
+        raise
+    holder.append(game)
     table = TablePlay(
         game,
         seats,
@@ -192,30 +204,41 @@ def _launcher(
     journal: Journal | None,
     writer: JournalWriter | None,
     console: Console,
-) -> Launcher[Any]:
+    holder: list[Game],
+) -> Presser:
     device, _ = open_game_launcher(ruleset, spec, seed)
+    presser: Presser
 
-    def journal_press(counted: int) -> None:
+    def journal_outcome(move: Move) -> None:
         if writer is not None:
-            writer.append({"type": PRESS, "counted": counted})
+            writer.append({"type": MOVE, "chance": True, "moves": [str(move)]})
 
-    return JournaledLauncher(
+    def on_fault(fault: LauncherFault) -> int | None:
+        due = holder[0].press_due if holder else None
+        who = holder[0].names[due.seat] if due is not None else "the player who pressed"
+        return ask_after_jam(console, fault, who)
+
+    presser = Presser(
         device,
-        on_press=journal_press,
+        owns_launcher=True,
+        on_fault=on_fault,
+        on_outcome=journal_outcome,
         replay=journal.press_counts if journal else (),
-        repress=device.identities_known,
-        on_fault=lambda fault: ask_after_jam(console, fault, "the player who pressed"),
     )
+    return presser
 
 
 def ask_after_jam(console: Console, fault: LauncherFault, who: str) -> int | None:
     """Tell the table about a jam, wait for it to be cleared, ask how many cards came out."""
     console.say(console.painter.paint(f"⚠ The launcher stopped: {fault} ({fault.fault}).", "alert"))
     console.say(f"  {fault.hint or 'Clear the launcher.'}")
+    if fault.counted:
+        console.say(f"  {fault.counted} card(s) came out before it stopped: they are {who}'s.")
+    again = "none" if fault.counted else "none, press again"
     while True:
         try:
             answer = console.read(
-                f"  Cards pulled out for {who} (they keep them; Enter = none, press again): "
+                f"  Cards pulled out by hand for {who} (they keep them; Enter = {again}): "
             )
         except EOFError:
             raise QuitRequested() from None

@@ -17,16 +17,17 @@ from game.chance import derive_seed, fresh_seed
 from game.cli.common import add_rule_arguments
 from game.cli.play import ask_after_jam
 from game.cli.simulate import parse_options
+from game.driver import Presser
 from game.errors import JournalError
 from game.journal import (
     ENTRY,
     PRESS,
     Journal,
-    JournaledLauncher,
     JournalWriter,
     Record,
     journal_session,
 )
+from game.moves import Move
 from game.prompt import (
     ENTRY_HELP,
     InputRejected,
@@ -40,7 +41,6 @@ from game.referee import Entry, IllegalEntry, Op, Phase, Referee, check_refereea
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
 from game.table_play import Console
 from game.tui import Painter, PressAnimator, Seat, TableView, render_help, render_table
-from launcher.base import Launcher
 from launcher.spec import open_launcher, resolve_spec
 
 EXAMPLE = 'uno-attack referee --ruleset attack --players "Ann,Sam,Kim" --launcher "sim://?seed=1"'
@@ -147,7 +147,11 @@ def _referee(
             session.replay([Entry.from_record(r) for r in journal.of_type(ENTRY)])
         session.run()
     except (QuitRequested, KeyboardInterrupt) as stop:
-        where = f" Continue with: uno-attack referee --resume {writer.path}" if writer else ""
+        where = (
+            f" Continue with: uno-attack referee --resume {writer.path}"
+            if writer
+            else " Nothing was saved (no --journal FILE was given)."
+        )
         console.say(f"\nStopped.{where}")
         if isinstance(stop, KeyboardInterrupt):
             raise
@@ -168,14 +172,15 @@ def _launcher(
     writer: JournalWriter | None,
     console: Console,
     holder: dict[str, Referee],
-) -> Launcher[Any]:
+) -> Presser:
     device = open_launcher(
         settings["launcher"], default_seed=derive_seed(int(settings["seed"]), "launcher")
     )
+    presser: Presser
 
-    def journal_press(counted: int) -> None:
+    def journal_press(move: Move) -> None:
         if writer is not None:
-            writer.append({"type": PRESS, "counted": counted})
+            writer.append({"type": PRESS, "counted": move.count})
 
     def on_fault(fault: Any) -> int | None:
         referee = holder.get("referee")
@@ -186,13 +191,14 @@ def _launcher(
         )
         return ask_after_jam(console, fault, who)
 
-    return JournaledLauncher(
+    presser = Presser(
         device,
-        on_press=journal_press,
+        owns_launcher=True,
         on_fault=on_fault,
+        on_outcome=journal_press,
         replay=journal.press_counts if journal else (),
-        repress=device.identities_known,
     )
+    return presser
 
 
 def _greet(
@@ -295,11 +301,13 @@ class RefereeSession:
         color, seat, count = entry.color, entry.seat, entry.count
         if card.is_wild and color is None:
             color = self._pick(
-                Menu(list(COLORS), [c.name.lower() for c in COLORS], what="colour"),
+                Menu(list(COLORS), [c.name.lower() for c in COLORS], what="colour", numbered=False),
                 f"Colour chosen for the {card.title}? ",
             )
         if referee.phase is not Phase.START and referee.needs_target(card) and seat is None:
-            menu = Menu(list(range(len(referee.players))), referee.players, what="player")
+            menu = Menu(
+                list(range(len(referee.players))), referee.players, what="player", numbered=False
+            )
             seat = self._pick(menu, f"Aimed at whom ({', '.join(referee.players)})? ")
         if referee.phase is not Phase.START and referee.discards_color(card) and count is None:
             count = self._number(

@@ -11,10 +11,12 @@ import argparse
 import sys
 from typing import Any
 
+from game.chance import seeded
 from game.cli.play import seats_from_header
+from game.driver import Presser
 from game.engine import Game
 from game.errors import JournalError
-from game.journal import ENTRY, Journal, JournaledLauncher, read_journal
+from game.journal import ENTRY, Journal, read_journal
 from game.prompt import QuitRequested
 from game.referee import Entry, IllegalEntry, Op, Referee
 from game.rulesets import load_ruleset
@@ -71,9 +73,9 @@ def _pauser(console: Console) -> Any:
     return pause
 
 
-def _journal_launcher(journal: Journal) -> JournaledLauncher:
-    """A launcher that only ever yields the journaled presses (it never touches hardware)."""
-    return JournaledLauncher(DrawPile(), replay=journal.press_counts, repress=False)
+def _journal_presser(journal: Journal) -> Presser:
+    """Feeds only the journaled presses (it never touches hardware)."""
+    return Presser(DrawPile(), replay=journal.press_counts)
 
 
 def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
@@ -82,12 +84,9 @@ def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
     seats = seats_from_header(header, seed)
     narrator = Narrator(console, seats, reveal=True)
     ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
-    game = Game.new(
-        ruleset,
-        [seat.name for seat in seats],
-        launcher=_journal_launcher(journal),
-        seed=seed,
-        on_event=narrator,
+    presser = _journal_presser(journal)
+    game = Game(
+        ruleset, [seat.name for seat in seats], presser, seeded(seed), seed=seed, on_event=narrator
     )
     table = TablePlay(
         game,
@@ -110,7 +109,7 @@ def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
     referee = Referee(
         ruleset,
         players,
-        _journal_launcher(journal),
+        _journal_presser(journal),
         announce=console.say,
         on_press=lambda name, counted, reason, number: console.animator.press(
             name, counted, reason, number=number

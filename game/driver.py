@@ -1,0 +1,177 @@
+"""The one press-and-feed driver: launcher presses are chance moves the engine asks for.
+
+The engine never touches a launcher. When an effect needs presses, the game
+stops with ``pending`` = :attr:`~game.moves.Decision.PRESS` and
+:attr:`~game.engine.Game.press_due` saying who presses, how many times and why
+(an OpenSpiel chance node). A :class:`Presser` presses the launcher and feeds
+each outcome back as a ``fired:N`` move, until the game waits for a person
+again. ``simulate``, ``play``, ``referee`` (its replay), bots and tests all go
+through :meth:`Presser.settle`, so "every hit presses the launcher" is one code
+path.
+
+A jam (:class:`~hardware.errors.LauncherFault`) with no fault handler leaves the
+game exactly at the pending press: nothing is half-applied, and calling
+:meth:`settle` again after the jam is cleared resumes it. With a handler (the
+``play`` and ``referee`` tables ask the person) the press's outcome is the cards
+the launcher counted before the jam plus the cards the person pulled out by
+hand: all of them belong to the player who pressed. Only when nothing came out
+at all (none counted, none pulled out) is the press made again.
+
+The launcher's hopper model mirrors the engine's draw pile (:attr:`Game.pile`):
+before a press the driver reloads the hopper whenever the engine dealt,
+reloaded, or the two disagree (after a jam took cards out by hand).
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Iterable
+from typing import TYPE_CHECKING, Any
+
+from game.chance import derive_seed
+from game.moves import Decision, Move
+from hardware.errors import LauncherFault
+from launcher.base import DrawPile, Launcher
+
+if TYPE_CHECKING:
+    from game.engine import Game
+    from game.rulesets import Ruleset
+
+#: Asked when a press faults; returns how many cards came out (the press's outcome), or None
+#: to press again once the fault is cleared.
+FaultHandler = Callable[[LauncherFault], "int | None"]
+
+
+class Presser:
+    """Presses ``launcher`` for a game's chance nodes and feeds the outcomes back.
+
+    ``replay``: journaled press counts fed (in order) instead of pressing, for a
+    resumed game; a ``sim://`` launcher (seeded) is still pressed while
+    replaying so its random stream continues where it stopped.
+    ``on_outcome`` is called with the ``fired`` move of every live press (to journal it;
+    replayed counts are in the journal already).
+    """
+
+    def __init__(
+        self,
+        launcher: Launcher[Any],
+        *,
+        owns_launcher: bool = False,
+        on_fault: FaultHandler | None = None,
+        on_outcome: Callable[[Move], None] | None = None,
+        replay: Iterable[int] = (),
+    ) -> None:
+        self.launcher = launcher
+        self.owns_launcher = owns_launcher
+        self.on_fault = on_fault
+        self.on_outcome = on_outcome
+        self._replay: deque[int] = deque(replay)
+        self._generation: tuple[int, int] | None = None
+        #: Every fault met while pressing, in order.
+        self.faults: list[LauncherFault] = []
+
+    @property
+    def replaying(self) -> bool:
+        return bool(self._replay)
+
+    def settle(self, game: Game) -> None:
+        """Press until the game waits for a player (or is over); a fault leaves it at the press."""
+        while game.pending is Decision.PRESS:
+            self.press_once(game)
+
+    def press_once(self, game: Game) -> None:
+        """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
+        game.play(Move.fired(self.next_count(lambda: self._sync(game))))
+
+    def next_count(self, sync: Callable[[], None]) -> int:
+        """Press once (or take the next journaled count) and return the cards counted.
+
+        ``sync`` first makes the launcher's hopper model match the caller's pile
+        (the engine's cards, or the referee's count of placeholders).
+        """
+        if self._replay:
+            count = self._replay.popleft()
+            if self.launcher.backend == "sim":
+                self._fast_forward(sync)
+            return count
+        count = self._press_live(sync)
+        if self.on_outcome is not None:
+            self.on_outcome(Move.fired(count))
+        return count
+
+    def _press_live(self, sync: Callable[[], None]) -> int:
+        while True:
+            sync()
+            try:
+                return self.launcher.hit().counted
+            except LauncherFault as fault:
+                self.faults.append(fault)
+                self._generation = None  # cards may have left the hopper model
+                if self.on_fault is None:
+                    raise
+                before = fault.counted  # counted before the jam: they are the presser's
+                taken = self.on_fault(fault)
+                clear_fault(self.launcher)
+                if taken is not None or before:
+                    return before + (taken or 0)
+
+    def _fast_forward(self, sync: Callable[[], None]) -> None:
+        """Replaying a seeded simulation: press it too, so its random stream stays in step."""
+        sync()
+        try:
+            self.launcher.hit()
+        except LauncherFault:
+            clear_fault(self.launcher)
+            self._generation = None
+
+    def _sync(self, game: Game) -> None:
+        """Make the launcher's hopper model hold the engine's draw pile (bottom first)."""
+        stamp = (id(game), game.pile_generation)
+        if stamp == self._generation and self.launcher.remaining == len(game.pile):
+            return
+        self.launcher.unload()
+        self.launcher.load(game.pile)
+        self._generation = stamp
+
+    def sync_count(self, count: int, placeholder: Any, generation: int) -> None:
+        """Make the hopper model hold ``count`` placeholders (the referee knows no identities).
+
+        ``generation`` changes whenever the table deals or reloads.
+        """
+        stamp = (-1, generation)
+        if stamp == self._generation and self.launcher.remaining == count:
+            return
+        self.launcher.unload()
+        self.launcher.load([placeholder] * count)
+        self._generation = stamp
+
+    def close(self) -> None:
+        if self.owns_launcher:
+            self.launcher.close()
+
+
+def clear_fault(launcher: Launcher[Any]) -> None:
+    """Clear a latched fault on backends that latch one (gpio, serial, emu); others need nothing."""
+    for name in ("clear_fault", "clear"):
+        method = getattr(launcher, name, None)
+        if callable(method):
+            method()
+            return
+
+
+def open_game_launcher(
+    ruleset: Ruleset, launcher: Launcher[Any] | str | None, seed: int
+) -> tuple[Launcher[Any], bool]:
+    """The launcher to play with, and whether the game owns (and closes) it.
+
+    ``None``: a :class:`DrawPile` for pile rulesets, else the default spec
+    (``$UNO_ATTACK_LAUNCHER`` or ``sim://``); ``"pile://"``: a draw pile; other
+    text: a launcher spec, seeded from the game seed when it names no seed.
+    """
+    if isinstance(launcher, Launcher) or (launcher is not None and not isinstance(launcher, str)):
+        return launcher, False
+    if launcher == "pile://" or (launcher is None and ruleset.draws_from_pile):
+        return DrawPile(), True
+    from launcher.spec import open_launcher
+
+    return open_launcher(launcher, default_seed=derive_seed(seed, "launcher")), True
