@@ -145,6 +145,21 @@ def run_block(
     return result
 
 
+def profile(players: int, hands: int, seed: int, driver: str, top: int = 18) -> None:
+    """Our loop under cProfile: the functions with the most own time (where the time goes)."""
+    code = OURS.replace("ROOT)", f"{str(ROOT)!r})", 1)
+    runner = (
+        "import cProfile, pstats, sys\n"
+        f"sys.argv = ['ours', '{players}', '{hands}', '{seed}', '{driver}']\n"
+        "profiler, namespace = cProfile.Profile(), {'__name__': '__main__'}\n"
+        f"profiler.runctx({code!r}, namespace, namespace)\n"
+        "stats = pstats.Stats(profiler).strip_dirs()\n"
+        f"stats.sort_stats('tottime').print_stats({top})\n"
+        f"stats.sort_stats('cumulative').print_stats('engine|table|effects|cards|events', {top})\n"
+    )
+    subprocess.run([sys.executable, "-c", runner], check=True)
+
+
 def rate(block: dict[str, float]) -> float:
     return block["steps"] / block["seconds"]
 
@@ -198,7 +213,13 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--driver", choices=["chance", "presser", "both"], default="both")
     parser.add_argument("--rlcard-python", default="/tmp/rlcard-venv/bin/python")
+    parser.add_argument(
+        "--profile", action="store_true", help="profile our loop (cProfile, own time) and stop"
+    )
     args = parser.parse_args()
+    if args.profile:
+        profile(args.players[0], args.hands, args.seed, "chance")
+        return
     if not Path(args.rlcard_python).exists():
         sys.exit(f"bench_engine: {args.rlcard_python} missing; see the module docstring")
     print(
