@@ -4,15 +4,44 @@ The public API of the rules engine (``docs/rules.md``, ``docs/notation.md``)::
 
     from game import Game, Move, Card
     game = Game.new("attack", players=4, seed=1)
+
+The names below are imported on first use (PEP 562), so that ``uno-attack --help``
+and other ``game.*`` imports that need no engine do not pay for loading it.
 """
 
-from game.cards import Card, Color, Kind, NotationError
-from game.driver import Presser
-from game.engine import Game
-from game.errors import GameError, IllegalMove, RulesetError
-from game.moves import Decision, Move, MoveKind
-from game.observe import Observation, Outcome
-from game.rulesets import RULESET_IDS, load_ruleset
+from __future__ import annotations
+
+import importlib
+from typing import TYPE_CHECKING, Any
+
+if TYPE_CHECKING:
+    from game.cards import Card, Color, Kind, NotationError
+    from game.driver import Presser
+    from game.engine import Game
+    from game.errors import GameError, IllegalMove, RulesetError
+    from game.moves import Decision, Move, MoveKind
+    from game.observe import Observation, Outcome
+    from game.rulesets import RULESET_IDS, load_ruleset
+
+#: Each public name -> the module that defines it.
+_HOMES = {
+    "RULESET_IDS": "game.rulesets",
+    "Card": "game.cards",
+    "Color": "game.cards",
+    "Decision": "game.moves",
+    "Game": "game.engine",
+    "GameError": "game.errors",
+    "IllegalMove": "game.errors",
+    "Kind": "game.cards",
+    "Move": "game.moves",
+    "MoveKind": "game.moves",
+    "NotationError": "game.cards",
+    "Observation": "game.observe",
+    "Outcome": "game.observe",
+    "Presser": "game.driver",
+    "RulesetError": "game.errors",
+    "load_ruleset": "game.rulesets",
+}
 
 __all__ = [
     "RULESET_IDS",
@@ -32,3 +61,16 @@ __all__ = [
     "RulesetError",
     "load_ruleset",
 ]
+
+
+def __getattr__(name: str) -> Any:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'game' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))

@@ -19,7 +19,6 @@ import importlib
 import os
 import sys
 from collections.abc import Sequence
-from importlib import metadata
 from types import ModuleType
 from typing import Any
 
@@ -30,20 +29,32 @@ PROG = "uno-attack"
 EXIT_ERROR = 2
 EXIT_INTERRUPTED = 130
 
-COMMAND_MODULES = (
-    "game.cli.simulate",
-    "game.cli.play",
-    "game.cli.referee",
-    "game.cli.replay",
-    "game.cli.rules",
-    "game.cli.profile",
-    "game.cli.calibrate",
-    "game.cli.launcher_cmd",
-    "game.cli.firmware",
-    "game.cli.emulate",
-    "game.cli.config",
-    "game.cli.completion",
+#: Each command module, with the command it registers and that command's one-line help
+#: (shown by ``uno-attack --help`` without importing the module; tests/test_cli_lazy.py
+#: checks both against what the module registers).
+COMMANDS = (
+    ("game.cli.simulate", "simulate", "play complete games with bots and summarise them"),
+    ("game.cli.play", "play", "play at the terminal: people (hot-seat) and bots"),
+    (
+        "game.cli.referee",
+        "referee",
+        "referee a game played with real cards: turns, hand sizes, launcher presses, scores",
+    ),
+    ("game.cli.replay", "replay", "replay a journaled game (play or referee) move by move"),
+    ("game.cli.rules", "rules", "list the rulesets or show one"),
+    ("game.cli.profile", "profile", "list, show and sample spit-out profiles"),
+    ("game.cli.calibrate", "calibrate", "measure a launcher, fit a profile, compare, plan, tune"),
+    ("game.cli.launcher_cmd", "launcher", "bring up, test and serve a launcher"),
+    ("game.cli.firmware", "firmware", "build the Pico firmware or install it on a Pico"),
+    ("game.cli.emulate", "emulate", "serve an emulated Pico launcher on a pseudo-terminal"),
+    (
+        "game.cli.config",
+        "config",
+        "show the settings and where each comes from (flag > env > config file > default)",
+    ),
+    ("game.cli.completion", "completion", "print a shell completion script (bash, zsh or fish)"),
 )
+COMMAND_MODULES = tuple(module for module, _, _ in COMMANDS)
 
 #: Optional packages -> the extra that installs them (``pip install 'uno-attack[EXTRA]'``).
 EXTRAS = {"numpy": "analysis", "scipy": "analysis", "matplotlib": "plot"}
@@ -52,30 +63,39 @@ TRACEBACK_FLAG = "--traceback"
 
 def version() -> str:
     """The installed distribution's version (``unknown`` when run from a bare source tree)."""
+    from importlib import metadata  # 40 ms: only when the version is asked for
+
     try:
         return metadata.version("uno-attack")
     except metadata.PackageNotFoundError:
         return "unknown (not installed)"
 
 
-def build_parser() -> argparse.ArgumentParser:
-    """The whole command line: every command module's parsers under one ``uno-attack``."""
+def build_parser(only: str | None = None) -> argparse.ArgumentParser:
+    """The whole command line: every command module's parsers under one ``uno-attack``.
+
+    ``only``: import and register just that command in full (the one on the command
+    line); the others get a placeholder with the same name and help, which is all
+    ``uno-attack --help`` shows. Without it (completion scripts, tests) every module
+    is imported and the tree is complete.
+    """
     parser = argparse.ArgumentParser(
         prog=PROG,
         description="Drive, emulate and calibrate the UNO Attack card launcher, and play with it.",
         epilog="Settings: flag, then environment, then ~/.config/uno-attack/config.toml, then "
         "the default (`uno-attack config` shows them).",
     )
-    parser.add_argument(
-        "--version", action="version", version=f"{PROG} {version()}", help="print the version"
-    )
+    parser.add_argument("--version", action=_VersionAction, help="print the version")
     parser.add_argument(
         TRACEBACK_FLAG,
         action="store_true",
         help="show a Python traceback on errors (accepted anywhere on the line)",
     )
     subparsers = parser.add_subparsers(dest="command", metavar="COMMAND")
-    for name in COMMAND_MODULES:
+    for name, command, summary in COMMANDS:
+        if only is not None and command != only:
+            subparsers.add_parser(command, help=summary, add_help=False)
+            continue
         try:
             module = _import_command(name)
         except ModuleNotFoundError as error:
@@ -85,6 +105,31 @@ def build_parser() -> argparse.ArgumentParser:
             module.register(subparsers)
     harden(parser)
     return parser
+
+
+def command_word(words: Sequence[str]) -> str:
+    """The command named on the line: the first word that is not a top-level option.
+
+    The top-level options take no value, so the first other word is the command (or a
+    typo, which argparse reports against the full list of names). ``""``: none given.
+    """
+    for word in words:
+        if word == "--":
+            break
+        if not word.startswith("-"):
+            return word
+    return ""
+
+
+class _VersionAction(argparse.Action):
+    """``--version``: like argparse's, but looks the version up only when asked."""
+
+    def __init__(self, option_strings: Sequence[str], dest: str, help: str | None = None) -> None:
+        super().__init__(option_strings, dest=argparse.SUPPRESS, nargs=0, help=help)
+
+    def __call__(self, parser: argparse.ArgumentParser, *_: Any) -> None:
+        print(f"{PROG} {version()}")
+        parser.exit()
 
 
 def _import_command(name: str) -> ModuleType | None:
@@ -174,7 +219,7 @@ def main(argv: Sequence[str] | None = None) -> int:
 
     _tolerate_undecodable_names()
     words, traceback_asked = split_traceback(sys.argv[1:] if argv is None else argv)
-    parser = build_parser()
+    parser = build_parser(only=command_word(words))
     args = parser.parse_args(words)
     debug = traceback_asked or args.traceback or os.environ.get("UNO_ATTACK_DEBUG") == "1"
     if not hasattr(args, "func"):
