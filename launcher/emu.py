@@ -22,7 +22,7 @@ fault plan, ``docs/firmware.md``), ``mseed=`` (mechanism and board seed, default
 
 from __future__ import annotations
 
-from collections.abc import Iterable
+from collections.abc import Iterable, Mapping
 from typing import TYPE_CHECKING, Any
 
 from firmware_bridge.client import FirmwareClient, Timing
@@ -102,9 +102,11 @@ class EmuLauncher(SerialLauncher[T]):
         return f"port={self.emulator.port} profile={self.profile.name} seed={self.seed}"
 
 
-def mechanism_params(options: SpecOptions, *, fast: bool) -> MechanismParams:
-    """The mechanism from ``fast=`` and the per-parameter options (each wins over ``fast``)."""
-    values: dict[str, Any] = dict(FAST_MECHANISM) if fast else {}
+def mechanism_params(
+    options: SpecOptions, base: Mapping[str, Any] | None = None
+) -> MechanismParams:
+    """The mechanism: ``base`` (e.g. ``fast=1``'s), each parameter overridable in the spec."""
+    values: dict[str, Any] = dict(base or {})
     for key, name in OPTION_FIELDS.items():
         value = options.number(key)
         if value is not None:
@@ -125,7 +127,7 @@ def open_spec(parsed: ParsedSpec, default_seed: int | None) -> EmuLauncher[objec
     seed = options.integer("seed", default_seed)
     mseed = options.integer("mseed", seed if seed is not None else 0)
     faults = options.text("faults")
-    mechanism = mechanism_params(options, fast=fast)
+    mechanism = mechanism_params(options, FAST_MECHANISM if fast else None)
     settings = feed_settings(options, base=FAST_FEED if fast else None)
     timing = link_timing(options, base=FAST_TIMING if fast else None)
     options.finish(SPEC_FORM)

@@ -28,20 +28,20 @@ from __future__ import annotations
 import threading
 from collections.abc import Callable, Iterable
 from pathlib import Path
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from firmware_bridge.client import FirmwareClient, Timing
 from firmware_bridge.pico_board import BoardUnavailable, PicoBoard, prepared_flash
 from firmware_bridge.session import RetryPolicy
-from hardware.errors import ConfigError
-from hardware.mechanism import OPTION_FIELDS, Mechanism, MechanismParams
+from hardware.mechanism import Mechanism, MechanismParams
 from launcher.base import T
+from launcher.emu import mechanism_params
 from launcher.errors import BadSpec
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 from launcher.serial import FeedSettings, SerialLauncher, feed_settings, link_timing
 
 if TYPE_CHECKING:
-    from launcher.spec import ParsedSpec, SpecOptions
+    from launcher.spec import ParsedSpec
 
 SPEC_FORM = (
     "pico-sim://[127.0.0.1:CTLPORT?serial=PORT&]seed=N&profile=NAME&mseed=N&drop=P&corrupt=P"
@@ -191,7 +191,7 @@ def open_spec(parsed: ParsedSpec, default_seed: int | None) -> PicoSimLauncher[o
     flash = options.text("flash")
     drop, corrupt = options.number("drop", 0.0) or 0.0, options.number("corrupt", 0.0) or 0.0
     fseed = options.integer("fseed", 1, minimum=1) or 1
-    mechanism = _mechanism(options)
+    mechanism = mechanism_params(options, PICO_MECHANISM)
     settings = feed_settings(options, base=PICO_FEED)
     timing = link_timing(options, base=PICO_TIMING)
     options.finish(SPEC_FORM)
@@ -214,19 +214,6 @@ def open_spec(parsed: ParsedSpec, default_seed: int | None) -> PicoSimLauncher[o
         if board.owned:
             board.stop()
         raise
-
-
-def _mechanism(options: SpecOptions) -> MechanismParams:
-    """The quick roller of :data:`PICO_MECHANISM`, each parameter overridable in the spec."""
-    values: dict[str, Any] = dict(PICO_MECHANISM)
-    for key, name in OPTION_FIELDS.items():
-        value = options.number(key)
-        if value is not None:
-            values[name] = value
-    try:
-        return MechanismParams(**values)
-    except (ConfigError, ValueError) as error:
-        raise BadSpec(f"{options.spec}: {error}") from None
 
 
 def _board(parsed: ParsedSpec, serial_port: int | None, flash: str | None) -> PicoBoard:
