@@ -25,6 +25,7 @@ from game.journal import (
     Journal,
     JournalWriter,
     Record,
+    confirm_launcher,
     journal_session,
 )
 from game.moves import Move
@@ -44,7 +45,7 @@ from game.tui import Painter, PressAnimator, Seat, TableView, render_help, rende
 from launcher.spec import open_launcher, resolve_spec
 
 EXAMPLE = 'uno-attack referee --ruleset attack --players "Ann,Sam,Kim" --launcher "sim://?seed=1"'
-GAME_DEFINING = ("ruleset", "players", "launcher", "seed", "option", "custom")
+GAME_DEFINING = ("ruleset", "players", "seed", "option", "custom")
 
 
 def register(subparsers: Any) -> None:
@@ -123,7 +124,10 @@ def _from_journal(journal: Journal, args: argparse.Namespace) -> Record:
             f"{journal.path} is a {header.get('mode')!r} journal, not a refereed game",
             hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
         )
-    return header
+    launcher = confirm_launcher(
+        journal, args.launcher, interactive=sys.stdin.isatty(), ask=input
+    )
+    return {**header, "launcher": launcher}
 
 
 def _referee(
