@@ -197,18 +197,28 @@ class JournalWriter:
 
     @classmethod
     def reopen(cls, journal: Journal, *, sync: bool = True) -> JournalWriter:
-        """Continue a journal read by :func:`read_journal`, first cutting off a truncated tail."""
+        """Continue a journal read by :func:`read_journal`.
+
+        A truncated tail is cut off only when the first new record is written, so a resume
+        that is refused while the journal is replayed leaves the file exactly as it was.
+        """
         try:
             handle = open(journal.path, "r+b")  # noqa: SIM115 - closed by JournalWriter.close
-            handle.truncate(journal.valid_bytes)
-            handle.seek(journal.valid_bytes)
         except OSError as error:
             raise JournalError(
                 f"cannot append to journal {journal.path}: {error.strerror or error}"
             ) from None
-        return cls(journal.path, handle, sync=sync)
+        writer = cls(journal.path, handle, sync=sync)
+        writer._cut_at = journal.valid_bytes
+        return writer
+
+    _cut_at: int | None = None
 
     def append(self, record: Record) -> None:
+        if self._cut_at is not None:
+            self._handle.truncate(self._cut_at)
+            self._handle.seek(self._cut_at)
+            self._cut_at = None
         self._handle.write(encode(record))
         self._handle.flush()
         if self._sync:

@@ -102,7 +102,7 @@ def header_problem(record: dict[str, Any]) -> Problem | None:
     if record.get("type") != "header":
         return ("type", "'header' (the header record comes first)", show(record.get("type")))
     mode = record.get("mode")
-    if mode not in HEADERS:
+    if not isinstance(mode, str) or mode not in HEADERS:
         return ("mode", "'play' or 'referee'", show(mode))
     return record_problem(record, HEADERS[mode])
 
@@ -111,9 +111,9 @@ def body_problem(mode: str, record: dict[str, Any]) -> Problem | None:
     """Why a record after the header does not fit the journal of ``mode``, or None."""
     kinds = BODIES.get(mode, {})
     kind = record.get("type")
-    if kind not in kinds:
+    if not isinstance(kind, str) or kind not in kinds:
         return ("type", "one of " + ", ".join(repr(k) for k in sorted(kinds)), show(kind))
-    schema = ChanceRecord if kind == "move" and "chance" in record else kinds[str(kind)]
+    schema = ChanceRecord if kind == "move" and "chance" in record else kinds[kind]
     return record_problem(record, schema)
 
 

@@ -103,6 +103,17 @@ def test_resume_cuts_the_torn_tail_before_appending(tmp_path: Path) -> None:
     assert not again.dropped_tail
 
 
+def test_a_resume_that_writes_nothing_leaves_the_torn_tail_in_place(tmp_path: Path) -> None:
+    """A resume refused while replaying must not have changed the file (issue 17)."""
+    path = tmp_path / "game.jsonl"
+    write_journal(path, ["play:R7"])
+    torn = path.read_bytes() + b'{"type":"move","se'
+    path.write_bytes(torn)
+    with JournalWriter.reopen(read_journal(path)):
+        pass
+    assert path.read_bytes() == torn
+
+
 def test_a_bad_line_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) -> None:
     path = tmp_path / "game.jsonl"
     write_journal(path, ["play:R7", "hit"])
@@ -123,6 +134,8 @@ FULL = {**HEADER, "type": "header", "version": 1}
         (b'{"type":"move"}\n', "header"),
         (b'{"type":"header","version":99}\n', "version"),
         (encode(FULL) + b'{"type":"dance"}\n', "field type: expected one of"),
+        (encode(FULL) + b'{"type":["move"]}\n', "field type: expected one of"),
+        (encode({**FULL, "mode": []}), "field mode: expected"),
         (encode(FULL) + b'{"type":"press","counted":-1}\n', "field counted"),
         (encode(FULL) + b'{"type":"entry","op":"play"}\n', "field type"),
         (b'{"type":"hea', "cut off"),
