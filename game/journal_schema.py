@@ -240,7 +240,11 @@ def _entry_rules(record: dict[str, Any]) -> Problem | None:
 
 
 def _press_rules(record: dict[str, Any]) -> Problem | None:
-    return ("counted", "a whole number >= 0", show(record["counted"])) if record["counted"] < 0 else None
+    return (
+        ("counted", "a whole number >= 0", show(record["counted"]))
+        if record["counted"] < 0
+        else None
+    )
 
 
 VALUE_RULES: dict[type, Any] = {

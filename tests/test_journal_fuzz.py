@@ -35,15 +35,33 @@ SLOW_EXAMPLES = 400
 ALLOWED_EXITS = {0, 1, 2}
 REFEREE_INPUT = "R7\npress\nB7\npress\nuno Kim\nhit Kim 2\nG7\npress\nquit\n"
 HOSTILE_VALUES: list[Any] = [
-    "abc", "", -1, 0, 10**30, 1e300, None, True, [], {}, [1, 2], {"a": 1}, "x" * 5000,
-    "\udcff".encode("utf-8", "surrogateescape").decode("latin-1"), "fired:-1", "fired:99999999",
+    "abc",
+    "",
+    -1,
+    0,
+    10**30,
+    1e300,
+    None,
+    True,
+    [],
+    {},
+    [1, 2],
+    {"a": 1},
+    "x" * 5000,
+    "\udcff".encode("utf-8", "surrogateescape").decode("latin-1"),
+    "fired:-1",
+    "fired:99999999",
 ]
 
 
 def _cli(*argv: str, stdin: str = "") -> None:
     subprocess.run(
         [sys.executable, "-m", "game", *argv],
-        input=stdin, capture_output=True, text=True, timeout=120, check=True,
+        input=stdin,
+        capture_output=True,
+        text=True,
+        timeout=120,
+        check=True,
     )
 
 
@@ -52,11 +70,34 @@ def originals(tmp_path_factory: pytest.TempPathFactory) -> dict[str, list[bytes]
     """Real journals, as lists of lines (without newlines)."""
     folder = tmp_path_factory.mktemp("journals")
     play = folder / "play.jsonl"
-    _cli("play", "--seats", "bot:greedy,bot:random", "--seed", "3", "--rounds", "1",
-         "--journal", str(play), "--delay", "0")
+    _cli(
+        "play",
+        "--seats",
+        "bot:greedy,bot:random",
+        "--seed",
+        "3",
+        "--rounds",
+        "1",
+        "--journal",
+        str(play),
+        "--delay",
+        "0",
+    )
     referee = folder / "referee.jsonl"
-    _cli("referee", "--players", "Ann,Sam,Kim", "--launcher", "sim://?seed=1", "--seed", "2",
-         "--journal", str(referee), "--delay", "0", stdin=REFEREE_INPUT)
+    _cli(
+        "referee",
+        "--players",
+        "Ann,Sam,Kim",
+        "--launcher",
+        "sim://?seed=1",
+        "--seed",
+        "2",
+        "--journal",
+        str(referee),
+        "--delay",
+        "0",
+        stdin=REFEREE_INPUT,
+    )
     journals = {"play": play.read_bytes(), "referee": referee.read_bytes()}
     assert all(data.count(b"\n") > 5 for data in journals.values())
     return {mode: data.splitlines() for mode, data in journals.items()}
@@ -84,9 +125,11 @@ def mutants(draw: st.DrawFn, lines: list[bytes]) -> tuple[bytes, str]:
     done = []
     for _ in range(draw(st.integers(1, 3))):
         index = draw(st.integers(0, len(lines) - 1))
-        kind = draw(st.sampled_from(
-            ["retype", "cut", "duplicate", "swap", "drop", "huge", "encoding", "junk"]
-        ))
+        kind = draw(
+            st.sampled_from(
+                ["retype", "cut", "duplicate", "swap", "drop", "huge", "encoding", "junk"]
+            )
+        )
         done.append(f"{kind}@{index + 1}")
         if kind == "retype":
             lines[index] = _retyped(draw, lines[index])
@@ -115,7 +158,8 @@ def _check(path: Path, argv: list[str], what: str, before: bytes, *, writes: boo
     assert outcome.code != -1, f"{argv} hung on a journal with {what}"
     assert outcome.code in ALLOWED_EXITS, (argv, what, outcome.err[-2000:])
     assert "Traceback" not in outcome.err and "internal error" not in outcome.err, (
-        what, outcome.err[-2000:]
+        what,
+        outcome.err[-2000:],
     )
     after = path.read_bytes()
     if not writes or outcome.code == 2:
@@ -137,8 +181,11 @@ def _fuzz(examples: int) -> Any:
     return settings(
         max_examples=examples,
         deadline=None,
-        suppress_health_check=[HealthCheck.function_scoped_fixture, HealthCheck.too_slow,
-                               HealthCheck.data_too_large],
+        suppress_health_check=[
+            HealthCheck.function_scoped_fixture,
+            HealthCheck.too_slow,
+            HealthCheck.data_too_large,
+        ],
     )
 
 

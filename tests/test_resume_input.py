@@ -16,9 +16,9 @@ from typing import Any
 
 import pytest
 
+from game import journal as journal_module
 from game.cli import main
 from game.errors import JournalError
-from game import journal as journal_module
 from game.journal import read_journal
 
 PLAY_HEADER: dict[str, Any] = {
@@ -93,8 +93,12 @@ def test_play_resume_refuses_a_header_field_of_the_wrong_type(
 def test_referee_resume_refuses_a_bad_entry(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], entry: dict[str, Any], field: str
 ) -> None:
-    path = write(tmp_path / "r.jsonl", REFEREE_HEADER, {"type": "entry", **entry},
-                 {"type": "press", "counted": 1})
+    path = write(
+        tmp_path / "r.jsonl",
+        REFEREE_HEADER,
+        {"type": "entry", **entry},
+        {"type": "press", "counted": 1},
+    )
     status, err = run_cli(capsys, "referee", "--resume", str(path))
     assert status == 2
     assert f"{path}: line 2: field {field}: expected" in err
@@ -158,8 +162,11 @@ def test_dev_zero_a_fifo_and_an_oversized_file_are_refused_quickly(tmp_path: Pat
     big = tmp_path / "big.jsonl"
     with big.open("wb") as handle:
         handle.truncate((256 << 20) + 1)  # sparse: no disk used
-    for target, words in (("/dev/zero", "not a regular file"), (str(fifo), "not a regular file"),
-                          (str(big), "over the limit")):
+    for target, words in (
+        ("/dev/zero", "not a regular file"),
+        (str(fifo), "not a regular file"),
+        (str(big), "over the limit"),
+    ):
         done = _cli("play", "--resume", target)  # the timeout fails the test if it hangs
         assert done.returncode == 2, done.stderr
         assert words in done.stderr and "Traceback" not in done.stderr
@@ -185,10 +192,17 @@ def test_confirm_launcher_needs_the_same_spec_or_a_yes(tmp_path: Path, spec: str
         raise AssertionError("asked")
 
     assert journal_module.confirm_launcher(journal, spec, interactive=False, ask=never) == spec
-    assert journal_module.confirm_launcher(journal, None, interactive=True, ask=lambda _: "yes") == spec
+    assert (
+        journal_module.confirm_launcher(journal, None, interactive=True, ask=lambda _: "yes")
+        == spec
+    )
     for answer in ("", "n", "no thanks"):
+
+        def reply(_: str, answer: str = answer) -> str:
+            return answer
+
         with pytest.raises(JournalError, match="hardware launcher"):
-            journal_module.confirm_launcher(journal, None, interactive=True, ask=lambda _, a=answer: a)
+            journal_module.confirm_launcher(journal, None, interactive=True, ask=reply)
     with pytest.raises(JournalError, match="hardware launcher"):
         journal_module.confirm_launcher(journal, None, interactive=False, ask=never)
     with pytest.raises(JournalError, match="is not the launcher of"):
@@ -199,3 +213,26 @@ def test_confirm_launcher_needs_the_same_spec_or_a_yes(tmp_path: Path, spec: str
 def test_a_simulated_launcher_resumes_without_asking(tmp_path: Path, spec: str) -> None:
     journal = read_journal(write(tmp_path / "r.jsonl", {**REFEREE_HEADER, "launcher": spec}))
     assert journal_module.confirm_launcher(journal, None, interactive=False, ask=input) == spec
+
+
+@pytest.mark.parametrize(("answer", "expected"), [("n", "names the hardware launcher"), ("y", "")])
+def test_at_a_terminal_the_hardware_launcher_is_asked_for(
+    tmp_path: Path, answer: str, expected: str
+) -> None:
+    import pexpect
+
+    spec = f"serial://{tmp_path}/no-such-port"
+    path = write(tmp_path / "r.jsonl", {**REFEREE_HEADER, "launcher": spec})
+    child = pexpect.spawn(
+        sys.executable,
+        ["-m", "game", "referee", "--resume", str(path), "--delay", "0"],
+        encoding="utf-8",
+        timeout=60,
+    )
+    child.expect(rf"drives the launcher {spec}\. Use it for this game\? \[y/N\] ")
+    child.sendline(answer)
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 2 and "Traceback" not in (child.before or "")
+    # "y": the journal's launcher is really opened (here: a port that does not exist)
+    assert expected in (child.before or "") if expected else "no-such-port" in child.before

@@ -124,9 +124,7 @@ def _from_journal(journal: Journal, args: argparse.Namespace) -> Record:
             f"{journal.path} is a {header.get('mode')!r} journal, not a refereed game",
             hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
         )
-    launcher = confirm_launcher(
-        journal, args.launcher, interactive=sys.stdin.isatty(), ask=input
-    )
+    launcher = confirm_launcher(journal, args.launcher, interactive=sys.stdin.isatty(), ask=input)
     return {**header, "launcher": launcher}
 
 
