@@ -29,7 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from game.errors import JournalError
+from game.errors import GameError, JournalError, RulesetError
 from game.journal_schema import body_problem, header_problem, show
 from hardware.files import MAX_DATA_BYTES, read_user_bytes
 
@@ -121,6 +121,17 @@ def read_journal(path: str | os.PathLike[str]) -> Journal:
             f"journal {path}: the header line is cut off; the game cannot be rebuilt"
         )
     return journal
+
+
+@contextmanager
+def blaming(journal: Journal, field: str) -> Iterator[None]:
+    """Report a rules error found while building a game from a header as that header's field."""
+    try:
+        yield
+    except (RulesetError, GameError) as error:
+        raise JournalError(
+            f"{journal.path}: line 1: field {field}: {error}", hint=error.hint
+        ) from None
 
 
 def field_error(path: Path, number: int, name: str, expected: str, got: str) -> JournalError:

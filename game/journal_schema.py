@@ -196,8 +196,14 @@ def _jsonable(value: Any) -> bool:
 
 
 def _play_header_rules(record: dict[str, Any]) -> Problem | None:
-    if not record["seats"]:
-        return ("seats", "at least one seat", "[]")
+    from game.bots import BOT_NAMES  # here: the bots import the engine, which is heavier
+
+    names = [seat["name"] for seat in record["seats"]]
+    if not names or not all(name.strip() for name in names) or len(set(names)) < len(names):
+        return ("seats", "seats with non-empty, different names", show(names))
+    bots = [seat["bot"] for seat in record["seats"] if seat["bot"] is not None]
+    if any(bot not in BOT_NAMES for bot in bots):
+        return ("seats", "bots among " + ", ".join(BOT_NAMES), show(bots))
     rounds = record.get("rounds")
     if rounds is not None and rounds < 1:
         return ("rounds", "a whole number >= 1 or null", show(rounds))
@@ -205,8 +211,9 @@ def _play_header_rules(record: dict[str, Any]) -> Problem | None:
 
 
 def _referee_header_rules(record: dict[str, Any]) -> Problem | None:
-    if not record["players"] or not all(name.strip() for name in record["players"]):
-        return ("players", "a list of non-empty names", show(record["players"]))
+    names = record["players"]
+    if not names or not all(name.strip() for name in names) or len(set(names)) < len(names):
+        return ("players", "a list of non-empty, different names", show(names))
     return None
 
 

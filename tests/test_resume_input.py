@@ -80,6 +80,35 @@ def test_play_resume_refuses_a_header_field_of_the_wrong_type(
 
 
 @pytest.mark.parametrize(
+    ("command", "header", "field", "words"),
+    [
+        ("play", {**PLAY_HEADER, "seats": [{"name": "A", "bot": "greedy"}]}, "seats", "not 1"),
+        ("play", {**PLAY_HEADER, "seats": [{"name": "", "bot": None}] * 2}, "seats", "names"),
+        ("play", {**PLAY_HEADER, "seats": [{"name": "A", "bot": "x"}] * 2}, "seats", "names"),
+        ("play", {**PLAY_HEADER, "ruleset": "chess"}, "ruleset", "unknown ruleset"),
+        ("play", {**PLAY_HEADER, "options": {"target": "x"}}, "ruleset", "target"),
+        ("replay", {**PLAY_HEADER, "ruleset": "chess"}, "ruleset", "unknown ruleset"),
+        ("referee", {**REFEREE_HEADER, "players": ["Ann"]}, "players", "not 1"),
+        ("referee", {**REFEREE_HEADER, "players": ["Ann", "Ann"]}, "players", "different"),
+        ("referee", {**REFEREE_HEADER, "ruleset": "classic"}, "ruleset", "pile"),
+    ],
+)
+def test_a_header_the_rules_refuse_is_blamed_on_its_field(
+    tmp_path: Path,
+    capsys: pytest.CaptureFixture[str],
+    command: str,
+    header: dict[str, Any],
+    field: str,
+    words: str,
+) -> None:
+    path = write(tmp_path / "g.jsonl", header)
+    argv = [command, str(path)] if command == "replay" else [command, "--resume", str(path)]
+    status, err = run_cli(capsys, *argv)
+    assert status == 2
+    assert f"{path}: line 1: field {field}: " in err and words in err
+
+
+@pytest.mark.parametrize(
     ("entry", "field"),
     [
         ({"op": "explode"}, "op"),

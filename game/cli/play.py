@@ -24,6 +24,7 @@ from game.journal import (
     Journal,
     JournalWriter,
     Record,
+    blaming,
     confirm_launcher,
     journal_session,
 )
@@ -127,6 +128,10 @@ def _settings_from_journal(journal: Journal, args: argparse.Namespace) -> Record
             f"{journal.path} is a {header.get('mode')!r} journal, not a `play` game",
             hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
         )
+    with blaming(journal, "ruleset"):
+        ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+    with blaming(journal, "seats"):
+        ruleset.check_players(len(header["seats"]))
     launcher = confirm_launcher(journal, args.launcher, interactive=sys.stdin.isatty(), ask=input)
     return {**header, "launcher": launcher}
 

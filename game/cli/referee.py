@@ -25,6 +25,7 @@ from game.journal import (
     Journal,
     JournalWriter,
     Record,
+    blaming,
     confirm_launcher,
     journal_session,
 )
@@ -124,6 +125,11 @@ def _from_journal(journal: Journal, args: argparse.Namespace) -> Record:
             f"{journal.path} is a {header.get('mode')!r} journal, not a refereed game",
             hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
         )
+    with blaming(journal, "ruleset"):
+        ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+        check_refereeable(ruleset)
+    with blaming(journal, "players"):
+        ruleset.check_players(len(header["players"]))
     launcher = confirm_launcher(journal, args.launcher, interactive=sys.stdin.isatty(), ask=input)
     return {**header, "launcher": launcher}
 
