@@ -59,6 +59,10 @@ class Journal:
     def of_type(self, kind: str) -> list[Record]:
         return [record for record in self.records if record["type"] == kind]
 
+    def numbered(self, kind: str) -> list[tuple[int, Record]]:
+        """(line number in the file, record) for each record of ``kind``, for error messages."""
+        return [(i, r) for i, r in enumerate(self.records, start=2) if r["type"] == kind]
+
     @property
     def decisions(self) -> list[Record]:
         """The players' moves (virtual game) or entries (refereed game), in order."""

@@ -265,3 +265,19 @@ def test_at_a_terminal_the_hardware_launcher_is_asked_for(
     assert child.exitstatus == 2 and "Traceback" not in (child.before or "")
     # "y": the journal's launcher is really opened (here: a port that does not exist)
     assert expected in (child.before or "") if expected else "no-such-port" in child.before
+
+
+@pytest.mark.parametrize("command", ["referee", "replay"])
+def test_an_entry_the_rules_refuse_names_its_line(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], command: str
+) -> None:
+    entry = {"type": "entry", "op": "hit", "seat": 99, "count": 1}
+    start = {"type": "entry", "op": "play", "card": "R7"}
+    path = write(
+        tmp_path / "r.jsonl", REFEREE_HEADER, start, {"type": "press", "counted": 0}, entry
+    )
+    before = path.read_bytes()
+    argv = [command, str(path)] if command == "replay" else [command, "--resume", str(path)]
+    status, err = run_cli(capsys, *argv)
+    assert status == 2 and f"{path}: line 4: this entry cannot be replayed" in err
+    assert path.read_bytes() == before

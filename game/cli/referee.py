@@ -154,7 +154,7 @@ def _referee(
     session.referee = referee
     try:
         if journal is not None:
-            session.replay([Entry.from_record(r) for r in journal.of_type(ENTRY)])
+            session.replay(journal)
         session.run()
     except (QuitRequested, KeyboardInterrupt) as stop:
         where = (
@@ -250,14 +250,19 @@ class RefereeSession:
         if not self.quiet:
             self.console.animator.press(name, counted, reason, number=number)
 
-    def replay(self, entries: list[Entry]) -> None:
+    def replay(self, journal: Journal) -> None:
         assert self.referee is not None
         self.quiet = True
         try:
-            for entry in entries:
-                self.referee.apply(entry)
-        except IllegalEntry as error:
-            raise JournalError(f"a journaled entry cannot be replayed: {error}") from None
+            for line, record in journal.numbered(ENTRY):
+                try:
+                    self.referee.apply(Entry.from_record(record))
+                except IllegalEntry as error:
+                    raise JournalError(
+                        f"{journal.path}: line {line}: this entry cannot be replayed: {error}",
+                        hint="the journal was edited, or written by another version; "
+                        "`uno-attack replay` shows the game up to that line",
+                    ) from None
         finally:
             self.quiet = False
         self.console.say(self.status())

@@ -117,14 +117,14 @@ def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
             name, counted, reason, number=number
         ),
     )
-    for record in journal.of_type(ENTRY):
+    for line, record in journal.numbered(ENTRY):
         entry = Entry.from_record(record)
         console.say(f"> {describe_entry(entry, players)}")
         try:
             referee.apply(entry)
         except IllegalEntry as error:
             raise JournalError(
-                f"{journal.path}: entry {record} cannot be replayed: {error}"
+                f"{journal.path}: line {line}: this entry cannot be replayed: {error}"
             ) from None
         if pause is not None:
             pause()
