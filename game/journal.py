@@ -13,8 +13,10 @@ already in someone's hand (a seeded ``sim://`` launcher is still pressed, to
 keep its random stream in step).
 
 A crash (``kill -9``, a power cut) can cut the last line short. Such a line is
-detected (no newline at the end, or not valid JSON) and dropped; any other bad
-line is a :class:`~game.errors.JournalError` that names the file and line.
+detected (no newline at the end) and dropped; every complete line, the last one
+included, must fit its record kind's schema (:mod:`game.journal_schema`), or the
+journal is refused with a :class:`~game.errors.JournalError` that names the file,
+the line and the field.
 """
 
 from __future__ import annotations
@@ -27,7 +29,8 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import IO, Any
 
-from game.errors import JournalError
+from game.errors import GameError, JournalError, RulesetError
+from game.journal_schema import body_problem, header_problem, show
 from hardware.files import MAX_DATA_BYTES, read_user_bytes
 
 JOURNAL_VERSION = 1
@@ -55,6 +58,10 @@ class Journal:
 
     def of_type(self, kind: str) -> list[Record]:
         return [record for record in self.records if record["type"] == kind]
+
+    def numbered(self, kind: str) -> list[tuple[int, Record]]:
+        """(line number in the file, record) for each record of ``kind``, for error messages."""
+        return [(i, r) for i, r in enumerate(self.records, start=2) if r["type"] == kind]
 
     @property
     def decisions(self) -> list[Record]:
@@ -88,7 +95,12 @@ def encode(record: Record) -> bytes:
 
 
 def read_journal(path: str | os.PathLike[str]) -> Journal:
-    """Read and check a journal; a cut-off last line is dropped, anything else bad is an error."""
+    """Read and check a journal; a cut-off last line is dropped, anything else bad is an error.
+
+    Only a last line without its newline counts as cut off (a crash in the middle of a
+    write). Every complete line must be a JSON object that fits its record kind's schema
+    (:mod:`game.journal_schema`), the last one included.
+    """
     path = Path(path)
     data = read_user_bytes(path, what="journal", limit=MAX_DATA_BYTES, error=JournalError)
     lines = list(_split_lines(data))
@@ -96,15 +108,13 @@ def read_journal(path: str | os.PathLike[str]) -> Journal:
         raise JournalError(f"journal {path} is empty: it has no header line")
     journal = Journal(path, header={})
     for number, (start, raw, complete) in enumerate(lines, start=1):
-        record = _decode(raw) if complete else None
+        if not complete:  # only ever the last line: the write a crash interrupted
+            journal.dropped_tail = True
+            break
+        record = _decode(raw)
         if record is None:
-            if number == len(lines):
-                journal.dropped_tail = True
-                break
-            raise JournalError(
-                f"journal {path}, line {number}: not a JSON object ({_preview(raw)})"
-            )
-        _check_record(path, number, record)
+            raise field_error(path, number, "(line)", "a JSON object", _preview(raw))
+        _check_record(path, number, record, journal.header.get("mode", ""))
         if number == 1:
             journal.header = record
         else:
@@ -115,6 +125,26 @@ def read_journal(path: str | os.PathLike[str]) -> Journal:
             f"journal {path}: the header line is cut off; the game cannot be rebuilt"
         )
     return journal
+
+
+@contextmanager
+def blaming(journal: Journal, field: str) -> Iterator[None]:
+    """Report a rules error found while building a game from a header as that header's field."""
+    try:
+        yield
+    except (RulesetError, GameError) as error:
+        raise JournalError(
+            f"{journal.path}: line 1: field {field}: {error}", hint=error.hint
+        ) from None
+
+
+def field_error(path: Path, number: int, name: str, expected: str, got: str) -> JournalError:
+    """The one way a bad journal line is reported: file, line, field, expected, got."""
+    return JournalError(
+        f"{path}: line {number}: field {name}: expected {expected}, got {got}",
+        hint="the journal was changed or damaged after it was written; fix or remove that "
+        "line (only a last line cut off mid-write, without its newline, is dropped for you)",
+    )
 
 
 def _split_lines(data: bytes) -> Iterator[tuple[int, bytes, bool]]:
@@ -132,7 +162,7 @@ def _split_lines(data: bytes) -> Iterator[tuple[int, bytes, bool]]:
 def _decode(raw: bytes) -> Record | None:
     try:
         value = json.loads(raw.decode("utf-8"))
-    except (UnicodeDecodeError, ValueError):
+    except (UnicodeDecodeError, ValueError, RecursionError):
         return None
     return value if isinstance(value, dict) else None
 
@@ -142,23 +172,15 @@ def _preview(raw: bytes) -> str:
     return repr(text + ("…" if len(raw) > 40 else ""))
 
 
-def _check_record(path: Path, number: int, record: Record) -> None:
-    kind = record.get("type")
-    where = f"journal {path}, line {number}"
-    if number == 1:
-        if kind != HEADER:
-            raise JournalError(f"{where}: expected the header record first, found type {kind!r}")
-        if record.get("version") != JOURNAL_VERSION:
-            raise JournalError(
-                f"{where}: journal version {record.get('version')!r}, "
-                f"this program reads {JOURNAL_VERSION}"
-            )
-        return
-    if kind not in RECORD_TYPES or kind == HEADER:
-        expected = ", ".join(sorted(RECORD_TYPES - {HEADER}))
-        raise JournalError(f"{where}: unknown record type {kind!r} (expected one of {expected})")
-    if kind == PRESS and not (isinstance(record.get("counted"), int) and record["counted"] >= 0):
-        raise JournalError(f"{where}: a press record needs 'counted', a whole number >= 0")
+def _check_record(path: Path, number: int, record: Record, mode: str) -> None:
+    if number == 1 and record.get("type") == HEADER and record.get("version") != JOURNAL_VERSION:
+        raise JournalError(
+            f"{path}: line 1: field version: journal version {show(record.get('version'))}, "
+            f"this program reads {JOURNAL_VERSION}"
+        )
+    problem = header_problem(record) if number == 1 else body_problem(mode, record)
+    if problem is not None:
+        raise field_error(path, number, *problem)
 
 
 class JournalWriter:
@@ -190,18 +212,28 @@ class JournalWriter:
 
     @classmethod
     def reopen(cls, journal: Journal, *, sync: bool = True) -> JournalWriter:
-        """Continue a journal read by :func:`read_journal`, first cutting off a truncated tail."""
+        """Continue a journal read by :func:`read_journal`.
+
+        A truncated tail is cut off only when the first new record is written, so a resume
+        that is refused while the journal is replayed leaves the file exactly as it was.
+        """
         try:
             handle = open(journal.path, "r+b")  # noqa: SIM115 - closed by JournalWriter.close
-            handle.truncate(journal.valid_bytes)
-            handle.seek(journal.valid_bytes)
         except OSError as error:
             raise JournalError(
                 f"cannot append to journal {journal.path}: {error.strerror or error}"
             ) from None
-        return cls(journal.path, handle, sync=sync)
+        writer = cls(journal.path, handle, sync=sync)
+        writer._cut_at = journal.valid_bytes
+        return writer
+
+    _cut_at: int | None = None
 
     def append(self, record: Record) -> None:
+        if self._cut_at is not None:
+            self._handle.truncate(self._cut_at)
+            self._handle.seek(self._cut_at)
+            self._cut_at = None
         self._handle.write(encode(record))
         self._handle.flush()
         if self._sync:
@@ -243,3 +275,47 @@ def journal_session(
     finally:
         if writer is not None:
             writer.close()
+
+
+#: Launcher schemes that never move hardware: a journal may name them freely.
+SIMULATED_SCHEMES = frozenset({"sim", "emu", "pile", "pico-sim"})
+
+
+def confirm_launcher(
+    journal: Journal,
+    given: str | None,
+    *,
+    interactive: bool,
+    ask: Callable[[str], str],
+) -> str:
+    """The launcher a resumed game may use: the journal's, and hardware only if the user agrees.
+
+    A journal is a file anyone can hand over; its header must not make the command drive
+    a GPIO pin or a serial device the user never named. A hardware launcher is used only
+    when ``--launcher`` names it again, or the user confirms it at a terminal.
+    """
+    spec = str(journal.header["launcher"])
+    mode = journal.header.get("mode")
+    again = f"uno-attack {mode} --resume {journal.path} --launcher '{spec}'"
+    if given is not None and given != spec:
+        raise JournalError(
+            f"--launcher {given} is not the launcher of {journal.path} ({spec}): "
+            "a resumed game keeps its launcher",
+            hint=f"to resume on it, run: {again}",
+        )
+    if given == spec or spec.partition("://")[0].lower() in SIMULATED_SCHEMES:
+        return spec
+    refusal = JournalError(
+        f"{journal.path} names the hardware launcher {spec}; it is not used unless you "
+        "name it again or confirm it",
+        hint=f"if it is your launcher, run: {again}",
+    )
+    if not interactive:
+        raise refusal
+    try:
+        answer = ask(f"{journal.path} drives the launcher {spec}. Use it for this game? [y/N] ")
+    except EOFError:
+        raise refusal from None
+    if answer.strip().lower() not in ("y", "yes"):
+        raise refusal
+    return spec

@@ -23,7 +23,13 @@ from hardware.errors import LauncherJam
 from launcher.base import ScriptedLauncher
 from launcher.sim import SimLauncher
 
-HEADER = {"mode": "play", "ruleset": "attack", "seed": 7, "seats": ["Ann", "bot:greedy"]}
+HEADER = {
+    "mode": "play",
+    "ruleset": "attack",
+    "seed": 7,
+    "seats": [{"name": "Ann", "bot": None}, {"name": "GreedyBot2", "bot": "greedy"}],
+    "launcher": "sim://",
+}
 
 
 class CountingLauncher(ScriptedLauncher[int]):
@@ -49,7 +55,7 @@ def write_journal(path: Path, moves: list[str]) -> None:
     with JournalWriter.create(path, HEADER) as writer:
         for index, move in enumerate(moves):
             writer.append({"type": "press", "counted": index % 3})
-            writer.append({"type": "move", "seat": index % 2, "move": move})
+            writer.append({"type": "move", "seat": index % 2, "moves": [move]})
 
 
 def test_round_trip_keeps_header_and_records_in_order(tmp_path: Path) -> None:
@@ -57,7 +63,7 @@ def test_round_trip_keeps_header_and_records_in_order(tmp_path: Path) -> None:
     write_journal(path, ["play:R7", "hit", "uno"])
     journal = read_journal(path)
     assert journal.header["seed"] == 7 and journal.header["version"] == JOURNAL_VERSION
-    assert [record["move"] for record in journal.decisions] == ["play:R7", "hit", "uno"]
+    assert [record["moves"][0] for record in journal.decisions] == ["play:R7", "hit", "uno"]
     assert journal.press_counts == [0, 1, 2]
     assert not journal.dropped_tail
 
@@ -91,10 +97,21 @@ def test_resume_cuts_the_torn_tail_before_appending(tmp_path: Path) -> None:
     journal = read_journal(path)
     assert journal.dropped_tail
     with JournalWriter.reopen(journal) as writer:
-        writer.append({"type": "move", "seat": 0, "move": "draw"})
+        writer.append({"type": "move", "seat": 0, "moves": ["draw"]})
     again = read_journal(path)
-    assert [record["move"] for record in again.decisions] == ["play:R7", "hit", "draw"]
+    assert [record["moves"][0] for record in again.decisions] == ["play:R7", "hit", "draw"]
     assert not again.dropped_tail
+
+
+def test_a_resume_that_writes_nothing_leaves_the_torn_tail_in_place(tmp_path: Path) -> None:
+    """A resume refused while replaying must not have changed the file (issue 17)."""
+    path = tmp_path / "game.jsonl"
+    write_journal(path, ["play:R7"])
+    torn = path.read_bytes() + b'{"type":"move","se'
+    path.write_bytes(torn)
+    with JournalWriter.reopen(read_journal(path)):
+        pass
+    assert path.read_bytes() == torn
 
 
 def test_a_bad_line_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) -> None:
@@ -107,14 +124,20 @@ def test_a_bad_line_in_the_middle_is_an_error_naming_the_line(tmp_path: Path) ->
         read_journal(path)
 
 
+FULL = {**HEADER, "type": "header", "version": 1}
+
+
 @pytest.mark.parametrize(
     ("content", "message"),
     [
         (b"", "empty"),
         (b'{"type":"move"}\n', "header"),
         (b'{"type":"header","version":99}\n', "version"),
-        (encode({"type": "header", "version": 1}) + b'{"type":"dance"}\n', "unknown record type"),
-        (encode({"type": "header", "version": 1}) + b'{"type":"press","counted":-1}\n', "counted"),
+        (encode(FULL) + b'{"type":"dance"}\n', "field type: expected one of"),
+        (encode(FULL) + b'{"type":["move"]}\n', "field type: expected one of"),
+        (encode({**FULL, "mode": []}), "field mode: expected"),
+        (encode(FULL) + b'{"type":"press","counted":-1}\n', "field counted"),
+        (encode(FULL) + b'{"type":"entry","op":"play"}\n', "field type"),
         (b'{"type":"hea', "cut off"),
     ],
 )

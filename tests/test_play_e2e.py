@@ -225,7 +225,10 @@ def test_bad_input_in_process(
     from game.cli import main
 
     monkeypatch.chdir(tmp_path)
-    (tmp_path / "x.jsonl").write_text('{"type":"header","version":1,"mode":"play"}\n')
+    (tmp_path / "x.jsonl").write_text(
+        '{"type":"header","version":1,"mode":"play","ruleset":"attack","seed":1,'
+        '"seats":[{"name":"A","bot":null},{"name":"B","bot":"greedy"}],"launcher":"sim://"}\n'
+    )
     assert main(["play", *args]) == 2
     err = capsys.readouterr().err
     assert err.startswith("uno-attack: error:") and message in err

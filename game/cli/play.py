@@ -19,7 +19,15 @@ from game.cli.simulate import parse_options
 from game.driver import Presser
 from game.engine import Game, open_game_launcher
 from game.errors import JournalError
-from game.journal import MOVE, Journal, JournalWriter, Record, journal_session
+from game.journal import (
+    MOVE,
+    Journal,
+    JournalWriter,
+    Record,
+    blaming,
+    confirm_launcher,
+    journal_session,
+)
 from game.moves import Move
 from game.prompt import QuitRequested, SeatSpec, parse_seats
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
@@ -33,7 +41,7 @@ EXAMPLE = (
     'uno-attack play --ruleset attack --seats "Ann,Bob,bot:greedy" --seed 7 --journal game.jsonl'
 )
 #: Options that define a game; with --resume they come from the journal and must not be given.
-GAME_DEFINING = ("ruleset", "seats", "launcher", "seed", "option", "custom", "rounds")
+GAME_DEFINING = ("ruleset", "seats", "seed", "option", "custom", "rounds")
 
 
 def register(subparsers: Any) -> None:
@@ -120,10 +128,12 @@ def _settings_from_journal(journal: Journal, args: argparse.Namespace) -> Record
             f"{journal.path} is a {header.get('mode')!r} journal, not a `play` game",
             hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
         )
-    for key in ("ruleset", "seed", "seats", "launcher"):
-        if key not in header:
-            raise JournalError(f"journal {journal.path}: the header has no {key!r}")
-    return header
+    with blaming(journal, "ruleset"):
+        ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+    with blaming(journal, "seats"):
+        ruleset.check_players(len(header["seats"]))
+    launcher = confirm_launcher(journal, args.launcher, interactive=sys.stdin.isatty(), ask=input)
+    return {**header, "launcher": launcher}
 
 
 def _play(

@@ -25,6 +25,8 @@ from game.journal import (
     Journal,
     JournalWriter,
     Record,
+    blaming,
+    confirm_launcher,
     journal_session,
 )
 from game.moves import Move
@@ -44,7 +46,7 @@ from game.tui import Painter, PressAnimator, Seat, TableView, render_help, rende
 from launcher.spec import open_launcher, resolve_spec
 
 EXAMPLE = 'uno-attack referee --ruleset attack --players "Ann,Sam,Kim" --launcher "sim://?seed=1"'
-GAME_DEFINING = ("ruleset", "players", "launcher", "seed", "option", "custom")
+GAME_DEFINING = ("ruleset", "players", "seed", "option", "custom")
 
 
 def register(subparsers: Any) -> None:
@@ -123,7 +125,13 @@ def _from_journal(journal: Journal, args: argparse.Namespace) -> Record:
             f"{journal.path} is a {header.get('mode')!r} journal, not a refereed game",
             hint=f"resume it with: uno-attack {header.get('mode')} --resume {journal.path}",
         )
-    return header
+    with blaming(journal, "ruleset"):
+        ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+        check_refereeable(ruleset)
+    with blaming(journal, "players"):
+        ruleset.check_players(len(header["players"]))
+    launcher = confirm_launcher(journal, args.launcher, interactive=sys.stdin.isatty(), ask=input)
+    return {**header, "launcher": launcher}
 
 
 def _referee(
@@ -146,7 +154,7 @@ def _referee(
     session.referee = referee
     try:
         if journal is not None:
-            session.replay([Entry.from_record(r) for r in journal.of_type(ENTRY)])
+            session.replay(journal)
         session.run()
     except (QuitRequested, KeyboardInterrupt) as stop:
         where = (
@@ -242,14 +250,19 @@ class RefereeSession:
         if not self.quiet:
             self.console.animator.press(name, counted, reason, number=number)
 
-    def replay(self, entries: list[Entry]) -> None:
+    def replay(self, journal: Journal) -> None:
         assert self.referee is not None
         self.quiet = True
         try:
-            for entry in entries:
-                self.referee.apply(entry)
-        except IllegalEntry as error:
-            raise JournalError(f"a journaled entry cannot be replayed: {error}") from None
+            for line, record in journal.numbered(ENTRY):
+                try:
+                    self.referee.apply(Entry.from_record(record))
+                except IllegalEntry as error:
+                    raise JournalError(
+                        f"{journal.path}: line {line}: this entry cannot be replayed: {error}",
+                        hint="the journal was edited, or written by another version; "
+                        "`uno-attack replay` shows the game up to that line",
+                    ) from None
         finally:
             self.quiet = False
         self.console.say(self.status())

@@ -16,7 +16,7 @@ from game.cli.play import seats_from_header
 from game.driver import Presser
 from game.engine import Game
 from game.errors import JournalError
-from game.journal import ENTRY, Journal, read_journal
+from game.journal import ENTRY, Journal, blaming, read_journal
 from game.prompt import QuitRequested
 from game.referee import Entry, IllegalEntry, Op, Referee
 from game.rulesets import load_ruleset
@@ -83,7 +83,8 @@ def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
     seed = int(header["seed"])
     seats = seats_from_header(header, seed)
     narrator = Narrator(console, seats, reveal=True)
-    ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+    with blaming(journal, "ruleset"):
+        ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
     presser = _journal_presser(journal)
     game = Game(
         ruleset, [seat.name for seat in seats], presser, seeded(seed), seed=seed, on_event=narrator
@@ -104,7 +105,8 @@ def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
 
 def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
     header = journal.header
-    ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
+    with blaming(journal, "ruleset"):
+        ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
     players = list(header["players"])
     referee = Referee(
         ruleset,
@@ -115,14 +117,14 @@ def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
             name, counted, reason, number=number
         ),
     )
-    for record in journal.of_type(ENTRY):
+    for line, record in journal.numbered(ENTRY):
         entry = Entry.from_record(record)
         console.say(f"> {describe_entry(entry, players)}")
         try:
             referee.apply(entry)
         except IllegalEntry as error:
             raise JournalError(
-                f"{journal.path}: entry {record} cannot be replayed: {error}"
+                f"{journal.path}: line {line}: this entry cannot be replayed: {error}"
             ) from None
         if pause is not None:
             pause()
