@@ -8,8 +8,10 @@ launcher replays on any machine. ``--step`` waits for Enter after each move.
 from __future__ import annotations
 
 import argparse
+import io
+import json
 import sys
-from typing import Any
+from typing import Any, TextIO
 
 from game.chance import seeded
 from game.cli.play import seats_from_header
@@ -22,6 +24,7 @@ from game.referee import Entry, IllegalEntry, Op, Referee
 from game.rulesets import load_ruleset
 from game.table_play import Console, Narrator, TablePlay
 from game.tui import Painter, PressAnimator
+from hardware.errors import ConfigError
 from launcher.base import DrawPile
 
 
@@ -33,13 +36,21 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument("file", metavar="FILE", help="the journal (JSON Lines) to replay")
     parser.add_argument("--step", action="store_true", help="wait for Enter after each move")
+    parser.add_argument(
+        "--json",
+        action="store_true",
+        help="print the end state (and a play journal's event log) as one JSON document",
+    )
     parser.set_defaults(func=run)
 
 
 def run(args: argparse.Namespace) -> int:
+    if args.json and args.step:
+        raise ConfigError("--json and --step do not go together", hint="choose one of them")
     journal = read_journal(args.file)
-    painter = Painter.for_stream(sys.stdout)
-    console = Console(sys.stdout, input, painter, PressAnimator(sys.stdout, painter))
+    out: TextIO = io.StringIO() if args.json else sys.stdout
+    painter = Painter.for_stream(out)
+    console = Console(out, input, painter, PressAnimator(out, painter))
     mode = journal.header.get("mode")
     console.say(
         f"Replaying {journal.path}: a {mode} game, ruleset {journal.header.get('ruleset')}, "
@@ -47,17 +58,21 @@ def run(args: argparse.Namespace) -> int:
         f"{' (a cut-off last line was dropped)' if journal.dropped_tail else ''}."
     )
     pause = _pauser(console) if args.step else None
+    result: dict[str, Any] = {}
     try:
         if mode == "play":
-            _replay_play(journal, console, pause)
+            result = _replay_play(journal, console, pause)
         elif mode == "referee":
-            _replay_referee(journal, console, pause)
+            result = _replay_referee(journal, console, pause)
         else:
             raise JournalError(
                 f"{journal.path}: unknown journal mode {mode!r} (expected play or referee)"
             )
     except QuitRequested:
         console.say("Replay stopped.")
+    if args.json:
+        header = {key: journal.header.get(key) for key in ("mode", "ruleset", "seed")}
+        print(json.dumps({"file": str(journal.path), **header, **result}, indent=2))
     return 0
 
 
@@ -78,7 +93,7 @@ def _journal_presser(journal: Journal) -> Presser:
     return Presser(DrawPile(), replay=journal.press_counts)
 
 
-def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
+def _replay_play(journal: Journal, console: Console, pause: Any) -> dict[str, Any]:
     header = journal.header
     seed = int(header["seed"])
     seats = seats_from_header(header, seed)
@@ -101,9 +116,18 @@ def _replay_play(journal: Journal, console: Console, pause: Any) -> None:
     table.run()
     console.say("End of the journal." if not game.is_game_over() else "")
     console.say(table.final_line())
+    return {
+        "players": [seat.name for seat in seats],
+        "game_over": game.is_game_over(),
+        "winner": game.winner,
+        "round": game.round_number,
+        "scores": list(game.scores),
+        "digest": table.digest(),
+        "events": game.events,
+    }
 
 
-def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
+def _replay_referee(journal: Journal, console: Console, pause: Any) -> dict[str, Any]:
     header = journal.header
     with blaming(journal, "ruleset"):
         ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
@@ -131,6 +155,7 @@ def _replay_referee(journal: Journal, console: Console, pause: Any) -> None:
     state = referee.state
     scores = ", ".join(f"{name} {score}" for name, score in zip(players, state.scores, strict=True))
     console.say(f"End of the journal: round {state.round_number}, scores {scores}.")
+    return {"players": players, "round": state.round_number, "scores": list(state.scores)}
 
 
 def describe_entry(entry: Entry, players: list[str]) -> str:
