@@ -362,7 +362,7 @@ def test_an_unexpected_exception_is_reported_as_a_bug_without_a_traceback(
 
     args = cli.build_parser().parse_args(["rules", "list"])
     args.func = broken
-    monkeypatch.setattr(cli, "build_parser", lambda: _Fixed(args))
+    monkeypatch.setattr(cli, "build_parser", lambda only=None: _Fixed(args))
     assert main(["rules", "list"]) == 2
     err = capsys.readouterr().err
     assert "internal error (a bug in uno-attack): ZeroDivisionError: oops" in err
