@@ -39,7 +39,24 @@ from game.driver import Presser, open_game_launcher
 from game.effects import RUNNERS, skipped_step
 from game.errors import IllegalMove, RulesetError
 from game.explain import explain, explain_table
-from game.moves import Decision, Move, MoveKind
+from game.moves import (
+    AcceptMove,
+    AimMove,
+    CatchMove,
+    ChallengeMove,
+    ChooseMove,
+    Decision,
+    DrawMove,
+    FiredMove,
+    GiveMove,
+    Move,
+    MoveKind,
+    PassMove,
+    PenalizeMove,
+    PlayMove,
+    TakeMove,
+    UnoMove,
+)
 from game.observe import Observation, Outcome, redact
 from game.rulesets import Ruleset, Step, load_ruleset
 from game.table import PressDue, TableMixin
@@ -48,12 +65,12 @@ from launcher.base import Launcher
 Event = dict[str, Any]
 EventCallback = Callable[[Event], None]
 
-DRAW = Move(MoveKind.DRAW)
-PASS = Move(MoveKind.PASS)
-TAKE = Move(MoveKind.TAKE)
-CHALLENGE = Move(MoveKind.CHALLENGE)
-ACCEPT = Move(MoveKind.ACCEPT)
-UNO = Move(MoveKind.UNO)
+DRAW = DrawMove()
+PASS = PassMove()
+TAKE = TakeMove()
+CHALLENGE = ChallengeMove()
+ACCEPT = AcceptMove()
+UNO = UnoMove()
 _PLAY: dict[Card, Move] = {}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 _DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
@@ -413,10 +430,10 @@ class Game(TableMixin):
         """Which seat makes ``move`` (the decider for ordinary moves)."""
         if move.by is not None:
             return move.by
-        if move.kind is MoveKind.UNO:
+        if isinstance(move, UnoMove):
             return self._uno_open
-        if move.kind is MoveKind.PENALIZE:
-            return move.target
+        if isinstance(move, PenalizeMove):
+            return move.seat
         return self.decider
 
     # -- making moves -------------------------------------------------------------
@@ -448,7 +465,7 @@ class Game(TableMixin):
 
     def _play_chance(self, move: Move) -> None:
         """Feed one press's outcome (the game is at a chance node)."""
-        if move.kind is not MoveKind.FIRED or move.count is None or move.count < 0:
+        if not isinstance(move, FiredMove) or move.count < 0:
             raise IllegalMove(
                 f"the game waits for a launcher press by P{self.decider} "
                 f"({self._due.reason if self._due else ''}): feed fired:N, not {move}"
@@ -457,40 +474,43 @@ class Game(TableMixin):
         self._on_fired(move.count)
 
     def _on_turn(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.DRAW:
-            self._draw(seat)
+        if isinstance(move, PlayMove):
+            self._play_card(seat, move.card, "turn")
         else:
-            self._play_card(seat, move.required_card, "turn")
+            self._draw(seat)
 
     def _on_color(self, move: Move, seat: int) -> None:
+        assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
         self.active_color = move.color
-        self._emit("color", player=seat, color=move.required_color.value)
+        self._emit("color", player=seat, color=move.color.value)
         self._run()
 
     def _on_target(self, move: Move, seat: int) -> None:
+        assert isinstance(move, AimMove)  # the only legal kind (checked by play)
         self.target = move.target
         self._emit("target", player=seat, target=move.target)
         self._run()
 
     def _on_drawn(self, move: Move, seat: int) -> None:
         self._drawn = None
-        if move.kind is MoveKind.PASS:
+        if isinstance(move, PlayMove):
+            self._play_card(seat, move.card, "drawn")
+        else:
             self._emit("pass", player=seat)
             self.pos = seat
             self._after_effects()
-        else:
-            self._play_card(seat, move.required_card, "drawn")
 
     def _on_play_again(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.PASS:
+        if isinstance(move, PlayMove):
+            self._play_card(seat, move.card, "play-again", keep_pos=True)
+        else:
             self._emit("pass", player=seat)
             self._run()
-        else:
-            self._play_card(seat, move.required_card, "play-again", keep_pos=True)
 
     def _on_give(self, move: Move, seat: int) -> None:
+        assert isinstance(move, GiveMove)  # the only legal kind (checked by play)
         receiver = self._next(self.pos)
-        card = move.required_card
+        card = move.card
         self.hands[seat].remove(card)
         self.hands[receiver].append(card)
         self._emit("give", player=seat, to=receiver, card=card.code)
@@ -498,27 +518,27 @@ class Game(TableMixin):
         self._run()
 
     def _on_stack(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.TAKE:
-            total, self.stack = self.stack, 0
-            self._emit("take", player=seat, presses=total)
-            if self._stack_skips:
-                self.pos = seat
-                self.queue.appendleft(skipped_step(seat, "take"))
+        if isinstance(move, PlayMove):
             self._challenge = None
-            if not self._presses(seat, total, self._stack_reason):
-                self._run()
-        else:
-            self._challenge = None
-            self._play_card(seat, move.required_card, "stack")
+            self._play_card(seat, move.card, "stack")
+            return
+        total, self.stack = self.stack, 0
+        self._emit("take", player=seat, presses=total)
+        if self._stack_skips:
+            self.pos = seat
+            self.queue.appendleft(skipped_step(seat, "take"))
+        self._challenge = None
+        if not self._presses(seat, total, self._stack_reason):
+            self._run()
 
     def _on_challenge(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.PLAY:
+        if isinstance(move, PlayMove):
             self._on_stack(move, seat)
             return
         guilty_n, innocent_n = self._challenge or (0, 0)
         self._challenge = None
         total, self.stack = self.stack, 0
-        if move.kind is MoveKind.ACCEPT:
+        if isinstance(move, AcceptMove):
             self._emit("accept", player=seat)
             self.pos = seat
             self.queue.appendleft(skipped_step(seat, "accept"))
@@ -545,30 +565,29 @@ class Game(TableMixin):
 
     # -- table (out-of-turn) moves ------------------------------------------------
     def _play_table(self, move: Move) -> None:
-        if move.kind is MoveKind.PENALIZE:
+        if isinstance(move, PenalizeMove):
             self._penalize(move)
             return
         if move not in self.table_moves():
             raise IllegalMove(explain_table(move))
         self._legal = None
-        if move.kind is MoveKind.UNO:
+        if isinstance(move, CatchMove):
+            self._uno_open = None
+            self._emit("uno", player=move.seat, by=move.by, caught=True)
+            penalty = int(self.ruleset.options["uno_penalty"])
+            self._presses(move.seat, penalty, "uno-penalty", then="resume")
+        elif isinstance(move, PlayMove) and move.by is not None:  # a jump-in
+            self._uno_open = None if self._uno_open != move.by else self._uno_open
+            self.current = move.by
+            self._play_card(move.by, move.card, "jump-in")
+        else:  # uno: the only other table move
             self._uno_called = True
             self._emit("uno", player=self._uno_open, by=self._uno_open, caught=False)
-        elif move.kind is MoveKind.CATCH:
-            victim = move.required_target
-            self._uno_open = None
-            self._emit("uno", player=victim, by=move.by, caught=True)
-            penalty = int(self.ruleset.options["uno_penalty"])
-            self._presses(victim, penalty, "uno-penalty", then="resume")
-        else:
-            self._uno_open = None if self._uno_open != move.by else self._uno_open
-            self.current = move.required_by
-            self._play_card(move.required_by, move.required_card, "jump-in")
 
-    def _penalize(self, move: Move) -> None:
+    def _penalize(self, move: PenalizeMove) -> None:
         presses = self.ruleset.options["suggestion_penalty"]
-        seat = move.target
-        if not presses or self.is_round_over() or self.pending is Decision.PRESS or seat is None:
+        seat = move.seat
+        if not presses or self.is_round_over() or self.pending is Decision.PRESS:
             raise IllegalMove(
                 "the suggestion penalty is off (option suggestion_penalty) or the round is over"
             )
