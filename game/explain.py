@@ -35,7 +35,7 @@ def why_not_playable(game: Game, seat: int, card: Card) -> str:
     if card not in game.hands[seat]:
         return f"seat {seat} does not hold {card}"
     if pending is Decision.DRAWN:
-        return f"after drawing only the drawn card {game._drawn} may be played"
+        return f"after drawing only the drawn card {game.drawn_card} may be played"
     if pending in (Decision.STACK, Decision.CHALLENGE):
         kinds = ", ".join(sorted(k.label for k in game.ruleset.stack_kinds))
         return (
