@@ -23,7 +23,7 @@ from game.web.auth import Tokens, tokens_path
 from game.web.session import ActionRefused, GameSession
 from game.web.settings import WebSettings
 from game.web.views import seat_options
-from hardware.errors import LauncherJam
+from hardware.errors import LauncherJam, LauncherUnavailable
 from launcher.sim import SimLauncher
 from launcher.spec import ParsedSpec, register_scheme, unregister_scheme
 from tests.web_client import app_and_tokens, hello, open_page, quick_settings
@@ -135,11 +135,15 @@ def test_the_server_accepts_only_the_seats_own_legal_moves() -> None:
 
 # -- jams -----------------------------------------------------------------------------------
 class JammingLauncher(SimLauncher[Any]):
-    """A ``sim://`` launcher that jams when armed, after ``counted`` cards came out."""
+    """A ``sim://`` launcher that jams when armed (after ``armed`` cards), or loses its link."""
 
     armed: int | None = None
+    lose_link = False
 
     def _press(self, loaded: int) -> int:
+        if JammingLauncher.lose_link:
+            JammingLauncher.lose_link = False
+            raise LauncherUnavailable("the launcher stopped answering")
         if JammingLauncher.armed is not None:
             counted, JammingLauncher.armed = JammingLauncher.armed, None
             jam = LauncherJam("a card is stuck in the mouth")
@@ -156,7 +160,7 @@ def _open_jamming(parsed: ParsedSpec, default_seed: int | None) -> JammingLaunch
 @pytest.fixture
 def jamming() -> Iterator[str]:
     register_scheme("jamtest", _open_jamming, replace=True)
-    JammingLauncher.armed = None
+    JammingLauncher.armed, JammingLauncher.lose_link = None, False
     yield "jamtest://"
     unregister_scheme("jamtest")
 
@@ -229,3 +233,26 @@ def _until_error(page: Any) -> dict[str, Any]:
         message = page.receive()
         if message["type"] == "error":
             return message
+
+
+def test_a_launcher_failure_waits_for_the_host_and_the_journal_keeps_up(
+    jamming: str, tmp_path: Path
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    session = GameSession(quick_settings(launcher=jamming, journal=journal))
+    session.open()
+    game = session.game
+    assert game is not None
+    seat = game.decider
+    JammingLauncher.lose_link = True
+    with pytest.raises(LauncherUnavailable):
+        session.act(seat, ["draw"])
+    assert session.stuck and "stopped answering" in session.stuck
+    assert read_journal(journal).decisions[-1] == {"type": "move", "seat": seat, "moves": ["draw"]}
+    with pytest.raises(ActionRefused, match="host"):
+        session.act(seat, ["draw"])
+    session.press_again()
+    assert session.stuck is None
+    assert [e for e in session.log if e["type"] == "hit"][-1]["player"] == seat
+    with pytest.raises(ActionRefused):
+        session.press_again()  # nothing waits now

@@ -16,6 +16,7 @@ launcher (the events keep coming). Pages act with::
 
     {"type": "move", "moves": ["R5", "uno"], "version": 57}   a seat's moves
     {"type": "jam", "pulled": 2}   /  {"type": "jam", "pulled": null}   the host, after a jam
+    {"type": "press"}   the host, when a launcher error (not a jam) left a press waiting
 
 and a refused action gets ``{"type": "error", "message": "..."}``. A token that is not
 valid closes the socket with code 4403; a page from another origin is refused before
@@ -111,6 +112,7 @@ def view_message(hub: Hub, viewer: Viewer, events_from: int) -> dict[str, Any]:
         "role": viewer.role,
         "events": events,
         "jam": session.jam,
+        "stuck": session.stuck,
         "failure": hub.failure,
         "busy": hub.busy,
     }
@@ -191,6 +193,8 @@ async def _answer(websocket: WebSocket, hub: Hub, viewer: Viewer, message: dict[
         note = await _act(hub, viewer, message)
     except UnoAttackError as error:
         note = str(error)
+    except Exception as error:  # a bug: say so on the page, keep serving the others
+        note = f"internal error (a bug in uno-attack): {type(error).__name__}: {error}"
     if note:
         with suppress(WebSocketDisconnect, RuntimeError):
             await _reply(websocket, note)
@@ -221,6 +225,11 @@ async def _act(hub: Hub, viewer: Viewer, message: dict[str, Any]) -> str | None:
         if pulled is not None and not isinstance(pulled, int):
             raise ActionRefused("pulled: a number of cards, or null to press again")
         session.answer_jam(pulled)  # the waiting worker holds the lock: answer without it
+        return None
+    if kind == "press":
+        if viewer.role != HOST:
+            raise ActionRefused("only the host may clear a jam or press the launcher")
+        await hub.run(session.press_again)
         return None
     if kind != "move":
         raise ActionRefused(f"unknown action {str(kind)[:20]!r}")

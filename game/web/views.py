@@ -113,8 +113,13 @@ def seat_options(game: Game, seat: int) -> list[Move]:
 
 def situation(game: Game, names: Sequence[str], seat: int) -> str:
     """One sentence on what ``seat`` is asked (empty when it is not asked anything)."""
-    if game.decider != seat or game.is_round_over():
-        return ""
+    if game.is_game_over():
+        winner = game.winner
+        return f"Game over: {names[winner] if winner is not None else 'nobody'} wins."
+    if game.is_round_over():
+        return "The round is over."
+    if game.decider != seat:
+        return f"Waiting for {names[game.decider]}."
     actor = names[game.actor] if 0 <= game.actor < len(names) else "?"
     drawn = game.drawn_card
     texts = {

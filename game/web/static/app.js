@@ -107,9 +107,9 @@ const Uno = (() => {
 
   function lastPress(entries) {
     for (let i = entries.length - 1; i >= 0 && i >= entries.length - 6; i--) {
-      if (entries[i].type === "hit") return entries[i].text;
+      if (entries[i].type === "hit") return entries[i];
     }
-    return "";
+    return null;
   }
 
   function start(on) { handlers = on; if (feed.length && on.restore) on.restore(feed); connect(); }
