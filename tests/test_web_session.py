@@ -110,6 +110,31 @@ def test_a_new_journal_gets_new_tokens_kept_beside_it(tmp_path: Path) -> None:
     assert len(session.tokens.seats[0]) >= 40  # 32 random bytes, URL-safe
 
 
+def test_an_existing_journal_is_refused_and_its_links_are_kept(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    first = GameSession(quick_settings(journal=journal))
+    with pytest.raises(JournalError, match="already exists"):
+        GameSession(quick_settings(journal=journal))
+    assert Tokens.load(tokens_path(journal), 4) == first.tokens
+
+
+def test_a_journal_naming_hardware_is_resumed_only_if_named_again(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    records = [json.loads(line) for line in _journal_text(journal).splitlines()]
+    records[0]["launcher"] = "serial:///dev/ttyACM0"
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(JournalError) as refused:
+        GameSession(WebSettings(resume=journal))
+    assert "table serve --resume" in refused.value.hint
+
+
+def _journal_text(journal: Path) -> str:
+    session = GameSession(quick_settings(journal=journal))
+    session.open()
+    session.close()
+    return journal.read_text()
+
+
 def test_the_server_accepts_only_the_seats_own_legal_moves() -> None:
     session = GameSession(quick_settings())
     session.open()

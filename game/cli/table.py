@@ -157,7 +157,9 @@ def run(args: argparse.Namespace) -> int:
     base = settings.public_url or f"http://{settings.host}:{settings.port}"
     _print_links(join_links(context, base), f"{base}/host/{context.tokens.host}", settings.lan)
     # a page's messages are a few hundred bytes: refuse big frames outright
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning", ws_max_size=65536)
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+        access_log=False,  # the request lines carry the tokens
+        ws_max_size=65536,)
     return 0
 
 

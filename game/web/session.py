@@ -75,7 +75,7 @@ class GameSession:
         self._resumed: Journal | None = None
         if settings.resume is not None:
             self._resumed = read_journal(settings.resume)
-            spec = confirm_launcher(self._resumed, settings.launcher, interactive=False, ask=input)
+            spec = _resumed_launcher(self._resumed, settings.launcher)
             settings = settings.with_header({**self._resumed.header, "launcher": spec})
         self.settings = settings
         self.rules = load_ruleset(settings.ruleset, settings.options)
@@ -90,6 +90,12 @@ class GameSession:
             make_bot(name, derive_seed(self.seed, f"bot:{i}")) if name else None
             for i, name in enumerate(self.bot_names)
         ]
+        self.writer: JournalWriter | None = None
+        if settings.journal is not None and self._resumed is None:
+            # first: it refuses an existing journal before that game's tokens are touched
+            self.writer = JournalWriter.create(
+                settings.journal, settings.header(self.seed, self.spec)
+            )
         journal_path = settings.resume or settings.journal
         self.tokens = Tokens.for_journal(
             journal_path, len(self.names), resume=settings.resume is not None
@@ -104,7 +110,6 @@ class GameSession:
         self.jam: dict[str, Any] | None = None
         self._jam_answers: queue.Queue[object] = queue.Queue()
         self._replay: deque[Record] = deque()
-        self.writer: JournalWriter | None = None
         self._last_actor: int | None = None
         self._window_at = -1
         self.stopped_early = False
@@ -121,9 +126,6 @@ class GameSession:
                 r for r in journal.records if r["type"] == MOVE and not r.get("chance")
             )
             self.writer = JournalWriter.reopen(journal)
-        elif self.settings.journal is not None:
-            header = self.settings.header(self.seed, self.spec)
-            self.writer = JournalWriter.create(self.settings.journal, header)
         device, _ = open_game_launcher(self.rules, self.spec, self.seed)
         presser = Presser(
             device,
@@ -397,6 +399,19 @@ def _parse(text: object) -> Move:
         return Move.parse(text)
     except NotationError as error:
         raise ActionRefused(f"{text!r} is not a move: {error}") from None
+
+
+def _resumed_launcher(journal: Journal, given: str | None) -> str:
+    """The journal's launcher; hardware only if ``--launcher`` names it again."""
+    try:
+        return confirm_launcher(journal, given, interactive=False, ask=input)
+    except JournalError as error:
+        spec = journal.header["launcher"]
+        raise JournalError(
+            str(error),
+            hint=f"if it is your launcher, run: uno-attack table serve --resume {journal.path} "
+            f"--launcher '{spec}'",
+        ) from None
 
 
 def journal_of(settings: WebSettings) -> Path | None:
