@@ -23,7 +23,7 @@ from game.web.auth import Tokens, tokens_path
 from game.web.session import ActionRefused, GameSession
 from game.web.settings import WebSettings
 from game.web.views import seat_options
-from hardware.errors import LauncherJam, LauncherUnavailable
+from hardware.errors import LauncherError, LauncherJam, LauncherUnavailable
 from launcher.sim import SimLauncher
 from launcher.spec import ParsedSpec, register_scheme, unregister_scheme
 from tests.web_client import app_and_tokens, hello, open_page, quick_settings
@@ -108,6 +108,15 @@ def test_a_new_journal_gets_new_tokens_kept_beside_it(tmp_path: Path) -> None:
     other = GameSession(quick_settings(journal=tmp_path / "other.jsonl"))
     assert other.tokens.seats[0] != session.tokens.seats[0]
     assert len(session.tokens.seats[0]) >= 40  # 32 random bytes, URL-safe
+
+
+def test_a_launcher_that_is_not_there_is_an_error_before_any_file_is_made(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    with pytest.raises(LauncherError):
+        GameSession(quick_settings(journal=journal, launcher="serial:///dev/no-such-launcher"))
+    assert list(tmp_path.iterdir()) == []
 
 
 def test_an_existing_journal_is_refused_and_its_links_are_kept(tmp_path: Path) -> None:

@@ -218,6 +218,8 @@ async def _receive(websocket: WebSocket) -> dict[str, Any]:
 async def _act(hub: Hub, viewer: Viewer, message: dict[str, Any]) -> str | None:
     kind = message.get("type")
     session = hub.session
+    if kind == "hello":  # a second hello changes nothing: updates already flow
+        return None
     if kind == "jam":
         if viewer.role != HOST:
             raise ActionRefused("only the host may clear a jam or press the launcher")

@@ -90,16 +90,18 @@ class GameSession:
             make_bot(name, derive_seed(self.seed, f"bot:{i}")) if name else None
             for i, name in enumerate(self.bot_names)
         ]
-        self.writer: JournalWriter | None = None
-        if settings.journal is not None and self._resumed is None:
-            # first: it refuses an existing journal before that game's tokens are touched
-            self.writer = JournalWriter.create(
-                settings.journal, settings.header(self.seed, self.spec)
+        # the launcher first: a launcher that is not there is an error before any file is made
+        self._device, _ = open_game_launcher(self.rules, self.spec, self.seed)
+        try:
+            self.writer = self._journal_writer()
+            self.tokens = Tokens.for_journal(
+                settings.resume or settings.journal,
+                len(self.names),
+                resume=settings.resume is not None,
             )
-        journal_path = settings.resume or settings.journal
-        self.tokens = Tokens.for_journal(
-            journal_path, len(self.names), resume=settings.resume is not None
-        )
+        except BaseException:
+            self._device.close()
+            raise
         self.game: Game | None = None
         #: Every engine event so far, complete (views cut it down per viewer).
         self.log: list[dict[str, Any]] = []
@@ -125,10 +127,8 @@ class GameSession:
             self._replay = deque(
                 r for r in journal.records if r["type"] == MOVE and not r.get("chance")
             )
-            self.writer = JournalWriter.reopen(journal)
-        device, _ = open_game_launcher(self.rules, self.spec, self.seed)
         presser = Presser(
-            device,
+            self._device,
             owns_launcher=True,
             on_fault=self._on_fault,
             on_outcome=self._journal_chance,
@@ -148,6 +148,16 @@ class GameSession:
             raise
         self.advance()
 
+    def _journal_writer(self) -> JournalWriter | None:
+        """The journal to append to; a new one refuses an existing file before tokens are made."""
+        if self._resumed is not None:
+            return JournalWriter.reopen(self._resumed)  # cuts a torn tail at the first write
+        if self.settings.journal is None:
+            return None
+        return JournalWriter.create(
+            self.settings.journal, self.settings.header(self.seed, self.spec)
+        )
+
     def release(self) -> None:
         """Stop: a worker waiting for a jam answer gives up (:class:`SessionClosed`)."""
         self.closed = True
@@ -158,6 +168,8 @@ class GameSession:
         self.release()
         if self.game is not None:
             self.game.close()
+        else:
+            self._device.close()
         if self.writer is not None:
             self.writer.close()
 
