@@ -290,3 +290,26 @@ def test_a_launcher_failure_waits_for_the_host_and_the_journal_keeps_up(
     assert [e for e in session.log if e["type"] == "hit"][-1]["player"] == seat
     with pytest.raises(ActionRefused):
         session.press_again()  # nothing waits now
+
+
+def test_with_the_emulator_each_press_fires_it_and_a_resume_fires_nothing_again(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    first = GameSession(quick_settings(launcher="emu://?fast=1", journal=journal))
+    first.open()
+    _people_play(first, 3)
+    assert first.game is not None and first.game.launcher is not None
+    fired = first.game.launcher.presses
+    hits = [e for e in first.log if e["type"] == "hit"]
+    assert fired == len(hits) > 0  # every hit of the game was a press of the emulated launcher
+    before = _state(first)
+    first.close()
+    again = GameSession(WebSettings(resume=journal))
+    again.open()
+    assert again.game is not None and again.game.launcher is not None
+    assert again.game.launcher.presses == 0  # the journal's counts were fed back, not re-fired
+    assert _state(again) == before
+    _people_play(again, 20)
+    assert again.game.is_round_over()
+    again.close()
