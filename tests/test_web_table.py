@@ -249,3 +249,24 @@ def test_a_malformed_message_gets_an_error_and_changes_nothing(message: str) -> 
                 while page.receive()["type"] != "error":
                     pass
             assert app.state.context.session.version == before
+
+
+def test_a_ping_gets_a_pong() -> None:
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client, open_page(client, tokens.seats[0]) as socket:
+        page = hello(socket)
+        page.view_after()
+        socket.send_json({"type": "ping"})
+        while page.receive()["type"] != "pong":
+            pass
+
+
+def test_a_page_that_remembers_more_than_the_game_has_starts_its_feed_again() -> None:
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        with open_page(client, tokens.seats[0]) as socket:
+            first = hello(socket).view_after()
+        with open_page(client, tokens.seats[0]) as socket:
+            again = hello(socket, version=first["version"] + 100).view_after()
+    assert again["reset"] is True and not first["reset"]
+    assert [item["version"] for item in again["events"]][-1] == first["version"]
