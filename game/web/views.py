@@ -18,7 +18,18 @@ from typing import TYPE_CHECKING, Any
 
 from game.bots import seat_moves
 from game.cards import Card, NotationError
-from game.moves import Decision, Move, MoveKind
+from game.moves import (
+    AimMove,
+    CatchMove,
+    ChooseMove,
+    Decision,
+    DrawMove,
+    GiveMove,
+    Move,
+    MoveKind,
+    PassMove,
+    PlayMove,
+)
 from game.observe import redact
 
 if TYPE_CHECKING:
@@ -64,23 +75,23 @@ def public_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
 
 def move_label(game: Game, names: Sequence[str], move: Move) -> str:
     """What a move's button says."""
-    kind = move.kind
-    if kind is MoveKind.PLAY:
-        text = card_text(move.required_card.code)
-        return f"Jump in: {text}" if move.by is not None else text
-    if kind is MoveKind.DRAW:
-        return "Draw a card" if game.ruleset.draws_from_pile else "Press the launcher"
-    if kind is MoveKind.COLOR:
-        return f"Choose {COLOUR_NAMES[move.required_color.value]}"
-    if kind is MoveKind.TARGET:
-        return f"Aim at {names[move.required_target]}"
-    if kind is MoveKind.CATCH:
-        return f"Catch {names[move.required_target]} (no UNO!)"
-    if kind is MoveKind.GIVE:
-        return f"Give {card_text(move.required_card.code)}"
-    if kind is MoveKind.PASS and game.pending is Decision.DRAWN:
-        return "Keep it"
-    return _LABELS.get(kind, str(move))
+    match move:
+        case PlayMove(card=card):
+            text = card_text(card.code)
+            return f"Jump in: {text}" if move.by is not None else text
+        case DrawMove():
+            return "Draw a card" if game.ruleset.draws_from_pile else "Press the launcher"
+        case ChooseMove(color=color):
+            return f"Choose {COLOUR_NAMES[color.value]}"
+        case AimMove(target=target):
+            return f"Aim at {names[target]}"
+        case CatchMove(seat=seat):
+            return f"Catch {names[seat]} (no UNO!)"
+        case GiveMove(card=card):
+            return f"Give {card_text(card.code)}"
+        case PassMove() if game.pending is Decision.DRAWN:
+            return "Keep it"
+    return _LABELS.get(move.kind, str(move))
 
 
 _LABELS = {
@@ -93,13 +104,16 @@ _LABELS = {
 
 
 def move_view(game: Game, names: Sequence[str], move: Move) -> dict[str, Any]:
-    card = move.card
+    color = None
+    if isinstance(move, (PlayMove, GiveMove)) and move.card.color:
+        color = move.card.color.value
+    elif isinstance(move, ChooseMove):
+        color = move.color.value
     return {
         "move": str(move),
         "label": move_label(game, names, move),
         "kind": move.kind.value,
-        "color": (card.color.value if card is not None and card.color else None)
-        or (move.color.value if move.color is not None else None),
+        "color": color,
     }
 
 
@@ -168,7 +182,7 @@ def seat_view(game: Game, names: Sequence[str], bots: Sequence[str | None], seat
     """What ``seat`` sees: the table, its hand, its moves (with labels) and its question."""
     view = table_view(game, names, bots)
     options = seat_options(game, seat)
-    playable = {m.required_card.code for m in options if m.kind is MoveKind.PLAY and m.by is None}
+    playable = {m.card.code for m in options if isinstance(m, PlayMove) and m.by is None}
     view.update(
         seat=seat,
         you=names[seat],
