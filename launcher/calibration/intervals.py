@@ -114,13 +114,17 @@ def _bisect(too_low: Any, size: int) -> FloatArray:
 
 
 def _binom_cdf(k: npt.NDArray[Any], n: float, p: npt.NDArray[Any]) -> FloatArray:
-    """P(X <= k) for X ~ Binomial(n, p), 0 below k = 0 (scipy.special: no per-call overhead)."""
-    return np.asarray(np.where(k < 0, 0.0, special.bdtr(np.maximum(k, 0).astype(np.int64), round(n), p)), dtype=float)
+    """P(X <= k) for X ~ Binomial(n, p), 0 below k = 0 (scipy.special: little overhead)."""
+    return np.asarray(
+        np.where(k < 0, 0.0, special.bdtr(np.maximum(k, 0).astype(np.int64), round(n), p)),
+        dtype=float,
+    )
 
 
 def _binom_sf(k: npt.NDArray[Any], n: float, p: npt.NDArray[Any]) -> FloatArray:
     """P(X > k) for X ~ Binomial(n, p)."""
-    return np.asarray(np.where(k >= n, 0.0, special.bdtrc(np.minimum(k, n).astype(np.int64), round(n), p)), dtype=float)
+    tail = special.bdtrc(np.minimum(k, n).astype(np.int64), round(n), p)
+    return np.asarray(np.where(k >= n, 0.0, tail), dtype=float)
 
 
 def _binom_pmf(k: npt.NDArray[Any], n: float, p: npt.NDArray[Any]) -> FloatArray:
@@ -153,10 +157,11 @@ def tail_bound(n: int, level: float) -> float:
 
 
 def _mid_p_tails(x: npt.NDArray[Any], n: int, p: FloatArray) -> FloatArray:
-    """Per cell, the smaller mid-p tail of ``x`` at ``p``: the interval at level g holds p iff >= g/2.
+    """Per cell, the smaller mid-p tail of ``x`` at ``p``: the interval at g holds p iff >= g/2.
 
-    Duality of :func:`mid_p_bounds`: the upper bound is >= p iff P(X < x) + P(X = x) / 2 >= g / 2
-    (always when x = n), the lower bound <= p iff P(X > x) + P(X = x) / 2 >= g / 2 (always when x = 0).
+    Duality of :func:`mid_p_bounds`: the upper bound is >= p iff
+    P(X < x) + P(X = x) / 2 >= g / 2 (always when x = n), the lower bound <= p iff
+    P(X > x) + P(X = x) / 2 >= g / 2 (always when x = 0).
     """
     half = 0.5 * _binom_pmf(x, n, p)
     below = np.where(x >= n, np.inf, _binom_cdf(x - 1, n, p) + half)
