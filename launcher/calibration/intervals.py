@@ -20,7 +20,8 @@ the largest count), all at one per-interval ``level``:
   and the level never drops below Bonferroni's, so intervals are never wider than
   before and ``plan``'s promise (computed at Bonferroni's level) still holds.
 
-Measured by ``bench/calibration_study.py`` (docs/calibration.md).
+Measured by ``bench/calibration_study.py`` (docs/calibration.md): 95.7-98.6 % at 30,
+100 and 300 presses on four presets (Bonferroni alone: 95.7-99.1 %).
 Goodman's large-sample intervals cover only 87-94 % where data are thin.
 
 **The mean** gets Hall's (1992) skewness-corrected t interval, cut at 0: counts are
@@ -29,7 +30,8 @@ coverage. Student t covered only 92.7-93.9 % at 30 presses of skewed counts: a s
 session rarely sees the rare large counts, so it misses high. Hall's transformation
 moves the interval up by the sample's skewness, and the t quantile is taken at 96 %
 for the skewness a short session cannot see (web-game, whose rare 5-9 card presses
-make it the hardest preset, still covered only 94.3-94.8 % with Hall at 95 %).
+make it the hardest preset, still covered only 94.3-94.8 % with Hall at 95 %);
+measured 95.2-97.3 % at 30, 100 and 300 presses.
 
 **Plan** promises a precision P in the sense fit reports it: in at least 95 % of
 sessions, every interval fit prints has half-width ``(high - low) / 2 <= P``.
