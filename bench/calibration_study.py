@@ -115,7 +115,7 @@ def coverage_rows(sessions: int, sizes: list[int], rng: np.random.Generator) -> 
 
 # -- structure checks ---------------------------------------------------------------
 def _check_hits(
-    samples: list[IntArray], check: Callable[[IntArray, int], list[float]]
+    samples: list[IntArray], check: Callable[[IntArray, int], list[bool]]
 ) -> list[list[bool]]:
     """Per check, whether it rejected at its level, for every session."""
     rejections = [check(s, i) for i, s in enumerate(samples)]

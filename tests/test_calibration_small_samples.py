@@ -41,6 +41,7 @@ from launcher.calibration.intervals import (
     mid_p_bounds,
     presses_needed,
     simultaneous_intervals,
+    simultaneous_level,
 )
 from launcher.calibration.record import Recorder
 from launcher.calibration.session import Press, Session, SessionHeader, SessionWriter
@@ -97,8 +98,8 @@ def test_too_few_presses_make_no_check_and_no_nan() -> None:
 def test_counts_never_seen_get_a_simultaneous_upper_bound() -> None:
     est = estimate([0, 0, 1, 2, 0, 1] * 5)
     assert est.tail_from == 3 and 0 < est.tail_high < 0.3
-    # exact: all 30 presses at or below 2 happens with probability alpha / shares at the bound
-    assert (1 - est.tail_high) ** 30 == pytest.approx(0.05 / (len(est.counts) + 2))
+    # exact: all 30 presses at or below 2 happens with probability "level" at the bound
+    assert (1 - est.tail_high) ** 30 == pytest.approx(simultaneous_level(est.counts))
 
 
 def test_a_fitted_profile_never_calls_an_unseen_count_impossible() -> None:

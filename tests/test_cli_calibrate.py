@@ -67,7 +67,7 @@ def test_record_then_fit_writes_a_profile_the_simulator_can_use(
     )
     out = capsys.readouterr().out
     assert "presses are NOT independent" in out and "<- chosen" in out
-    assert "Clopper-Pearson, Bonferroni" in out
+    assert "Clopper-Pearson at a simultaneous level" in out
     assert load_profile(out_profile).kind == "pattern"
     assert main(["profile", "show", str(out_profile)]) == 0
     assert (tmp_path / "f.png").stat().st_size > 1000

@@ -1,4 +1,4 @@
-"""scipy's ``stats`` and ``optimize``, imported on first use.
+"""scipy's ``stats``, ``optimize`` and ``special``, imported on first use.
 
 Importing ``scipy.stats`` costs about 0.7 s, and the CLI imports every command module
 to build its parser: without this, every ``uno-attack`` start would pay for it, even
@@ -25,3 +25,4 @@ class _LazyModule:
 
 stats: Any = _LazyModule("scipy.stats")
 optimize: Any = _LazyModule("scipy.optimize")
+special: Any = _LazyModule("scipy.special")
