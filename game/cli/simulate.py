@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from contextlib import ExitStack
-from typing import IO, Any
-from urllib.parse import parse_qsl, urlsplit
 
 from game.cli.common import add_force_argument, add_rule_arguments
 from game.errors import RulesetError
-from game.events import dumps
-from game.rulesets import DEFAULT_RULESET, RULESET_IDS
-from game.simulate import GameResult, SimConfig, format_summary, simulate
-from hardware.files import atomic_path, check_output
-from launcher.spec import ENV_VAR
+from game.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:  # the engine, the launchers and multiprocessing load in run(), not for --help
+    from typing import IO, Any
+
+    from game.simulate import SimConfig
 
 #: Resource limits (docs/errors.md, "Limits").
 MAX_GAMES = 1_000_000
@@ -92,6 +90,8 @@ def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
             f"--workers {args.workers} --games {args.games}: the limits are "
             f"{MAX_WORKERS} workers and {MAX_GAMES:,} games (docs/errors.md, Limits)"
         )
+    from game.simulate import SimConfig
+
     return SimConfig(
         ruleset=args.ruleset,
         players=args.players,
@@ -124,6 +124,12 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
+    import json
+    from contextlib import ExitStack
+
+    from game.simulate import format_summary
+    from hardware.files import atomic_path, check_output
+
     config = _config(args, keep_events=bool(args.log))
     if args.log:
         check_output(args.log, what="--log", force=args.force, inputs=[args.custom or ""])
@@ -139,6 +145,9 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(config: SimConfig, workers: int, log: IO[str] | None) -> dict[str, Any]:
+    from game.events import dumps
+    from game.simulate import GameResult, simulate
+
     progress = _Progress(config.games, sys.stderr)
 
     def on_result(result: GameResult) -> None:
@@ -152,6 +161,10 @@ def _play(config: SimConfig, workers: int, log: IO[str] | None) -> dict[str, Any
 
 def _warn_if_real_time(spec: str | None) -> None:
     """An emulated launcher without ``fast=1`` moves cards at the real toy's pace: say so."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    from launcher.spec import ENV_VAR
+
     resolved = spec if spec is not None else os.environ.get(ENV_VAR, "")
     if not resolved.startswith("emu://"):
         return
