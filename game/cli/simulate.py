@@ -79,7 +79,7 @@ def parse_options(pairs: list[str], custom: str | None) -> dict[str, str]:
     return options
 
 
-def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
+def _config(args: argparse.Namespace, log_lines: bool) -> SimConfig:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if not bots:
         raise RulesetError("--bots needs at least one bot name, e.g. --bots random,greedy")
@@ -100,7 +100,7 @@ def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
         launcher=args.launcher,
         bots=bots,
         options=parse_options(args.option, args.custom),
-        keep_events=keep_events,
+        log_lines=log_lines,
     )
 
 
@@ -130,7 +130,7 @@ def run(args: argparse.Namespace) -> int:
     from game.simulate import format_summary
     from hardware.files import atomic_path, check_output
 
-    config = _config(args, keep_events=bool(args.log))
+    config = _config(args, log_lines=bool(args.log))
     if args.log:
         check_output(args.log, what="--log", force=args.force, inputs=[args.custom or ""])
     _warn_if_real_time(config.launcher)
@@ -145,15 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(config: SimConfig, workers: int, log: IO[str] | None) -> dict[str, Any]:
-    from game.events import dumps
     from game.simulate import GameResult, simulate
 
     progress = _Progress(config.games, sys.stderr)
 
     def on_result(result: GameResult) -> None:
         if log is not None:
-            log.write(dumps({"type": "sim_game", "game": result.index, "seed": result.seed}) + "\n")
-            log.writelines(dumps(event) + "\n" for event in result.events)
+            log.write(result.log)  # the game's JSON Lines, written by the worker that played it
         progress.step()
 
     return simulate(config, workers=workers, on_result=on_result)
