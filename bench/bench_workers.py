@@ -1,6 +1,7 @@
 """How ``uno-attack simulate --workers N`` scales: wall time and CPU time per worker count.
 
     python bench/bench_workers.py [--games 200] [--workers 1 2] [--reps 3] [--ruleset attack]
+                                  [--tree PATH ...] [--log]
 
 Runs ``uno-attack simulate --games G --workers N --json`` as a child process (start-up,
 worker start and the summary included, as a user runs it) for each worker count in turn,
@@ -11,6 +12,13 @@ wall speed-up is what a user gets; on a machine other jobs load, read the CPU ti
 extra CPU of N workers over one is the overhead of parallelism (worker start, pickling),
 and ``games x CPU(1) / CPU(N)`` bounds the speed-up N idle cores could give. The load
 average is printed at the start and at the end. Figures go in docs/performance.md.
+
+``--tree PATH`` (repeatable) times the package in each source tree instead of the
+installed script, as ``python -S -c "...main([...])"`` with the tree first on
+``sys.path`` (``-S``: without ``site``, whose editable-install hook would pick this
+checkout), interleaved with the others, so two versions compare side by side in one
+run. ``--log`` adds ``--log FILE`` (every event as JSON Lines, written to a temporary
+folder), the case where results are big.
 """
 
 from __future__ import annotations
@@ -22,6 +30,7 @@ import shutil
 import statistics
 import subprocess
 import sys
+import tempfile
 import time
 from pathlib import Path
 
@@ -34,6 +43,17 @@ def run_once(command: list[str]) -> tuple[float, float]:
     wall = time.perf_counter() - start
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     return wall, after.ru_utime + after.ru_stime - before.ru_utime - before.ru_stime
+
+
+def launcher_of(script: str, tree: Path | None) -> list[str]:
+    """The command prefix that runs ``uno-attack``: the script, or ``main`` of a source tree."""
+    if tree is None:
+        return [script]
+    code = (
+        f"import sys; sys.path.insert(0, {str(tree)!r}); from game.cli import main; "
+        "sys.exit(main(sys.argv[1:]))"
+    )
+    return [sys.executable, "-S", "-c", code]
 
 
 def main() -> None:
@@ -49,31 +69,54 @@ def main() -> None:
         default=str(default) if default.exists() else shutil.which("uno-attack") or "uno-attack",
         help="the console script (default: next to this Python, else on PATH)",
     )
+    parser.add_argument("--tree", type=Path, action="append", default=[], metavar="PATH")
+    parser.add_argument("--log", action="store_true", help="also write the event log")
     args = parser.parse_args()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"# {os.cpu_count()} CPUs; load average {load}; {args.games} games of {args.ruleset}")
-    times: dict[int, list[tuple[float, float]]] = {n: [] for n in args.workers}
-    for rep in range(args.reps):
-        order = args.workers if rep % 2 == 0 else list(reversed(args.workers))
-        for n in order:
-            command = [args.script, "simulate", "--ruleset", args.ruleset]
-            command += ["--games", str(args.games), "--seed", str(args.seed)]
-            command += ["--workers", str(n), "--json"]
-            times[n].append(run_once(command))
-    base_wall = statistics.median(w for w, _ in times[args.workers[0]])
-    base_cpu = statistics.median(c for _, c in times[args.workers[0]])
-    for n in args.workers:
-        wall = statistics.median(w for w, _ in times[n])
-        cpu = statistics.median(c for _, c in times[n])
-        speedup = base_wall / wall
-        print(
-            f"workers {n:2}: wall {wall:6.2f} s [{min(w for w, _ in times[n]):.2f}.."
-            f"{max(w for w, _ in times[n]):.2f}]  {args.games / wall:6.1f} games/s  "
-            f"speed-up {speedup:4.2f}x  efficiency {speedup / n * args.workers[0]:4.0%}  |  "
-            f"CPU {cpu:6.2f} s ({cpu / base_cpu:4.2f}x of {args.workers[0]} worker(s))"
-        )
+    sides = {str(t): launcher_of(args.script, t.resolve()) for t in args.tree} or {
+        "installed": launcher_of(args.script, None)
+    }
+    times: dict[tuple[str, int], list[tuple[float, float]]] = {
+        (side, n): [] for side in sides for n in args.workers
+    }
+    keys = list(times)
+    with tempfile.TemporaryDirectory() as folder:
+        for rep in range(args.reps):
+            for side, n in keys if rep % 2 == 0 else reversed(keys):
+                command = [*sides[side], "simulate", "--ruleset", args.ruleset]
+                command += ["--games", str(args.games), "--seed", str(args.seed)]
+                command += ["--workers", str(n), "--json"]
+                if args.log:
+                    command += ["--log", str(Path(folder) / "log.jsonl"), "--force"]
+                times[side, n].append(run_once(command))
+    for side in sides:
+        print(f"## {side}")
+        report(times, side, args.workers, args.games)
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
     print(f"# load average at the end {load}")
+
+
+def report(
+    times: dict[tuple[str, int], list[tuple[float, float]]],
+    side: str,
+    workers: list[int],
+    games: int,
+) -> None:
+    base_wall = statistics.median(w for w, _ in times[side, workers[0]])
+    base_cpu = statistics.median(c for _, c in times[side, workers[0]])
+    for n in workers:
+        runs = times[side, n]
+        wall = statistics.median(w for w, _ in runs)
+        cpu = statistics.median(c for _, c in runs)
+        speedup = base_wall / wall
+        print(
+            f"workers {n:2}: wall {wall:6.2f} s [{min(w for w, _ in runs):.2f}.."
+            f"{max(w for w, _ in runs):.2f}]  {games / wall:6.1f} games/s  "
+            f"speed-up {speedup:4.2f}x  efficiency {speedup / n * workers[0]:4.0%}  |  "
+            f"CPU {cpu:6.2f} s [{min(c for _, c in runs):.2f}..{max(c for _, c in runs):.2f}] "
+            f"({cpu / base_cpu:4.2f}x of {workers[0]} worker(s))"
+        )
 
 
 if __name__ == "__main__":
