@@ -87,15 +87,19 @@ def game_seed(seed: int, index: int) -> int:
 
 def run_game(game: Game, bots: Sequence[Bot]) -> None:
     """Let the bots play ``game`` to the end (all rounds)."""
-    while not game.is_game_over():
-        if game.is_round_over():
+    # bound once: this loop runs a thousand and more turns a game
+    is_game_over, is_round_over, play = game.is_game_over, game.is_round_over, game.play
+    table_moves = game.table_moves
+    while not is_game_over():
+        if is_round_over():
             if game.round_number >= MAX_ROUNDS:
                 break
             game.start_next_round()
             continue
         seat = game.decider
-        game.play(bots[seat].choose(game, seat))
-        offer_table_moves(game, bots)
+        play(bots[seat].choose(game, seat))
+        if table_moves():
+            offer_table_moves(game, bots)
 
 
 def offer_table_moves(game: Game, bots: Sequence[Bot]) -> None:
