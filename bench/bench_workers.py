@@ -19,6 +19,11 @@ installed script, as ``python -S -c "...main([...])"`` with the tree first on
 checkout), interleaved with the others, so two versions compare side by side in one
 run. ``--log`` adds ``--log FILE`` (every event as JSON Lines, written to a temporary
 folder), the case where results are big.
+
+``--pool-start`` instead times only starting N workers and handing each a trivial job of
+:mod:`game.simulate` (so that a spawned worker imports the engine, as in a real run), with the
+``spawn`` and the ``fork`` start methods in turn (``game.simulate.start_method`` picks
+``fork`` when no other thread runs), after importing what ``simulate`` has imported.
 """
 
 from __future__ import annotations
@@ -56,6 +61,36 @@ def launcher_of(script: str, tree: Path | None) -> list[str]:
     return [sys.executable, "-S", "-c", code]
 
 
+def pool_start(workers: int, reps: int) -> None:
+    """CPU and wall time of starting ``workers`` processes per start method, A B B A."""
+    import multiprocessing
+    from functools import partial
+
+    sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+    from game.simulate import game_seed
+
+    # a job from game.simulate, as a simulate run hands out: a spawned worker imports it
+    job = partial(game_seed, 1)
+
+    def cpu() -> float:
+        me = resource.getrusage(resource.RUSAGE_SELF)
+        kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+        return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+    methods = ("spawn", "fork")
+    times: dict[str, list[tuple[float, float]]] = {m: [] for m in methods}
+    for rep in range(reps):
+        for method in methods if rep % 2 == 0 else tuple(reversed(methods)):
+            before, start = cpu(), time.perf_counter()
+            with multiprocessing.get_context(method).Pool(workers) as pool:
+                list(pool.imap(job, range(workers)))
+            times[method].append((time.perf_counter() - start, cpu() - before))
+    for method, runs in times.items():
+        wall = statistics.median(w for w, _ in runs) * 1000
+        cpu_ms = statistics.median(c for _, c in runs) * 1000
+        print(f"start {workers} workers by {method:5}: wall {wall:7.1f} ms  CPU {cpu_ms:6.1f} ms")
+
+
 def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--games", type=int, default=200)
@@ -71,8 +106,13 @@ def main() -> None:
     )
     parser.add_argument("--tree", type=Path, action="append", default=[], metavar="PATH")
     parser.add_argument("--log", action="store_true", help="also write the event log")
+    parser.add_argument("--pool-start", action="store_true", help="time worker start only")
     args = parser.parse_args()
     load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    if args.pool_start:
+        print(f"# {os.cpu_count()} CPUs; load average {load}; median of {args.reps}")
+        pool_start(max(args.workers), args.reps)
+        return
     print(f"# {os.cpu_count()} CPUs; load average {load}; {args.games} games of {args.ruleset}")
     sides = {str(t): launcher_of(args.script, t.resolve()) for t in args.tree} or {
         "installed": launcher_of(args.script, None)
