@@ -26,6 +26,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Iterable
+from functools import partial
 from typing import TYPE_CHECKING, Any
 
 from game.chance import derive_seed
@@ -76,12 +77,13 @@ class Presser:
 
     def settle(self, game: Game) -> None:
         """Press until the game waits for a player (or is over); a fault leaves it at the press."""
+        sync = partial(self._sync, game)  # made once: a settle often makes several presses
         while game.pending is Decision.PRESS:
-            self.press_once(game)
+            game.play(fired(self.next_count(sync)))
 
     def press_once(self, game: Game) -> None:
         """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
-        game.play(Move.fired(self.next_count(lambda: self._sync(game))))
+        game.play(fired(self.next_count(lambda: self._sync(game))))
 
     def next_count(self, sync: Callable[[], None]) -> int:
         """Press once (or take the next journaled count) and return the cards counted.
@@ -96,7 +98,7 @@ class Presser:
             return count
         count = self._press_live(sync)
         if self.on_outcome is not None:
-            self.on_outcome(Move.fired(count))
+            self.on_outcome(fired(count))
         return count
 
     def _press_live(self, sync: Callable[[], None]) -> int:
@@ -148,6 +150,21 @@ class Presser:
     def close(self) -> None:
         if self.owns_launcher:
             self.launcher.close()
+
+
+#: ``fired:N`` moves made once each (a move is immutable; a game makes a thousand presses,
+#: and building the frozen dataclass costs more than the press of a simulated launcher).
+_FIRED: dict[int, Move] = {}
+
+
+def fired(count: int) -> Move:
+    """The move ``fired:count``, shared for small counts."""
+    move = _FIRED.get(count)
+    if move is None:
+        move = Move.fired(count)
+        if 0 <= count < 64:
+            _FIRED[count] = move
+    return move
 
 
 def clear_fault(launcher: Launcher[Any]) -> None:

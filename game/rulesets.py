@@ -20,9 +20,7 @@ from typing import Any
 
 from game.cards import COLORS, Card, Kind, NotationError
 from game.errors import RulesetError
-
-RULESET_IDS = ("attack", "attack-original", "attack-mega-hit", "classic", "pocket")
-DEFAULT_RULESET = "attack"
+from game.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
 
 
 @dataclass(frozen=True)

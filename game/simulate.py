@@ -4,11 +4,19 @@ Game ``i`` of a run with seed ``S`` uses the game seed ``derive_seed(S, "game:i"
 and its bots seeds derived from that, so each game is independent of the others
 and of how games are spread over worker processes: ``--workers 4`` gives the
 same results as one worker.
+
+Workers are forked where the platform can (the parent has already imported the engine,
+so a worker starts in milliseconds instead of re-importing it), games are handed out one
+at a time (a game lasts tens of milliseconds, a hand-out a few microseconds, and one long
+game cannot leave a worker idle at the end), and with :attr:`SimConfig.log_lines` each
+worker writes its game's JSON Lines itself, so the parent receives one string per game
+instead of unpickling and encoding every event (``bench/bench_workers.py``).
 """
 
 from __future__ import annotations
 
 import multiprocessing
+import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -36,6 +44,9 @@ class SimConfig:
     bots: tuple[str, ...] = ("random",)
     options: dict[str, Any] = field(default_factory=dict)
     keep_events: bool = False
+    #: Fill :attr:`GameResult.log` with the game's event log as JSON Lines (a
+    #: ``sim_game`` line, then one line per event), written where the game was played.
+    log_lines: bool = False
 
     def bot_for(self, seat: int) -> str:
         return self.bots[seat % len(self.bots)]
@@ -52,6 +63,8 @@ class GameResult:
     cards_launched: int
     scores: list[int]
     events: list[dict[str, Any]] = field(default_factory=list)
+    #: The JSON Lines text of the game (only with :attr:`SimConfig.log_lines`).
+    log: str = ""
 
 
 def validate(config: SimConfig) -> None:
@@ -74,15 +87,19 @@ def game_seed(seed: int, index: int) -> int:
 
 def run_game(game: Game, bots: Sequence[Bot]) -> None:
     """Let the bots play ``game`` to the end (all rounds)."""
-    while not game.is_game_over():
-        if game.is_round_over():
+    # bound once: this loop runs a thousand and more turns a game
+    is_game_over, is_round_over, play = game.is_game_over, game.is_round_over, game.play
+    table_moves = game.table_moves
+    while not is_game_over():
+        if is_round_over():
             if game.round_number >= MAX_ROUNDS:
                 break
             game.start_next_round()
             continue
         seat = game.decider
-        game.play(bots[seat].choose(game, seat))
-        offer_table_moves(game, bots)
+        play(bots[seat].choose(game, seat))
+        if table_moves():
+            offer_table_moves(game, bots)
 
 
 def offer_table_moves(game: Game, bots: Sequence[Bot]) -> None:
@@ -129,7 +146,16 @@ def play_game(config: SimConfig, index: int) -> GameResult:
         cards_launched=cards,
         scores=list(game.scores),
         events=game.events if config.keep_events else [],
+        log=_log_text(index, seed, game.events) if config.log_lines else "",
     )
+
+
+def _log_text(index: int, seed: int, events: Sequence[dict[str, Any]]) -> str:
+    """The game's part of a ``simulate --log`` file: its ``sim_game`` line, then its events."""
+    from game.events import dumps
+
+    header = dumps({"type": "sim_game", "game": index, "seed": seed})
+    return "\n".join([header, *map(dumps, events)]) + "\n"
 
 
 def run(config: SimConfig, workers: int = 1) -> Iterator[GameResult]:
@@ -138,9 +164,21 @@ def run(config: SimConfig, workers: int = 1) -> Iterator[GameResult]:
     if workers <= 1 or config.games == 1:
         yield from map(job, range(config.games))
         return
-    chunk = max(1, min(16, config.games // (workers * 4)))
-    with multiprocessing.get_context("spawn").Pool(workers) as pool:
-        yield from pool.imap(job, range(config.games), chunksize=chunk)
+    with multiprocessing.get_context(start_method()).Pool(workers) as pool:
+        yield from pool.imap(job, range(config.games), chunksize=1)
+
+
+def start_method() -> str:
+    """``fork`` where it is available and safe (no other thread running), else ``spawn``.
+
+    A forked worker inherits the imported engine; a spawned one imports it again (about
+    0.2 s of CPU each). Forking a process that runs threads can deadlock, so a caller with
+    threads (a GUI, a server) gets ``spawn``. Results do not depend on it: every game's
+    randomness comes from its own seed.
+    """
+    if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
+        return "fork"
+    return "spawn"
 
 
 def simulate(
@@ -154,7 +192,7 @@ def simulate(
     for result in run(config, workers):
         if on_result is not None:
             on_result(result)
-        result.events = []
+        result.events, result.log = [], ""  # the summary needs neither; free them now
         results.append(result)
     return summarize(config, results)
 

@@ -11,7 +11,9 @@ them. Leaves also inherit the matching builtin (``ValueError``,
 
 from __future__ import annotations
 
-from typing import Any
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from typing import Any
 
 
 class UnoAttackError(Exception):

@@ -165,7 +165,8 @@ class Launcher(ABC, Generic[T]):
         unless :meth:`_recover` clears it, in which case the volley is returned.
         """
         with self._lock:
-            self._check_open()
+            if self._closed:
+                self._check_open()
             self.press_meta = {}
             try:
                 counted = self._press(len(self._hopper))
@@ -185,7 +186,10 @@ class Launcher(ABC, Generic[T]):
             raise ValueError(f"{self!r}: backend reported {counted} cards")
         hopper = self._hopper
         take = min(counted, len(hopper))
-        cards = tuple([hopper.popleft() for _ in range(take)]) if take else ()
+        if take == 1:  # the usual press of a game: one card (a draw pile's only kind)
+            cards: tuple[T, ...] = (hopper.popleft(),)
+        else:
+            cards = tuple([hopper.popleft() for _ in range(take)]) if take else ()
         self.presses += 1
         return Volley(cards, counted, self.identities_known, self.press_meta)
 

@@ -35,9 +35,11 @@ class SimLauncher(Launcher[T]):
 
     def _press(self, loaded: int) -> int:
         wanted = self._sampler.next(loaded)
-        out = min(wanted, loaded)
+        out = wanted if wanted < loaded else loaded
         # same meaning on every backend: what this press asked the hopper for (never above it)
-        self.press_meta.update(wanted=wanted, requested=out)
+        meta = self.press_meta
+        meta["wanted"] = wanted
+        meta["requested"] = out
         self.shots.append((self.presses + 1, wanted, out))
         return out
 

@@ -19,12 +19,14 @@ import importlib
 import os
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
-from importlib import metadata
-from typing import Any
+from typing import TYPE_CHECKING, Any
 from urllib.parse import parse_qsl, urlsplit
 
 from launcher.base import DrawPile, Launcher
 from launcher.errors import BadSpec, LauncherUnavailable
+
+if TYPE_CHECKING:
+    from importlib import metadata
 
 ENV_VAR = "UNO_ATTACK_LAUNCHER"
 DEFAULT_SPEC = "sim://"
@@ -198,6 +200,8 @@ def _checked_scheme(scheme: str) -> str:
 
 def _entry_points() -> dict[str, metadata.EntryPoint]:
     """Backends other distributions declare, by scheme (read on every call: installs change)."""
+    from importlib import metadata  # 10-40 ms to import: only when a scheme is not built in
+
     found: dict[str, metadata.EntryPoint] = {}
     for entry in metadata.entry_points(group=ENTRY_POINT_GROUP):
         found.setdefault(entry.name.lower(), entry)

@@ -68,3 +68,41 @@ def test_help_imports_no_command_module_nor_numpy_nor_the_engine() -> None:
     done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
     assert "HEAVY []" in done.stdout
     assert "simulate" in done.stdout and "completion" in done.stdout
+
+
+def _modules_after(argv: list[str]) -> set[str]:
+    """The modules a fresh interpreter has imported once ``main(argv)`` has printed its help."""
+    code = (
+        "import sys\n"
+        "from game.cli import main\n"
+        f"try:\n    main({argv!r})\nexcept SystemExit:\n    pass\n"
+        "print('MODULES', ' '.join(sorted(sys.modules)))\n"
+    )
+    done = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, check=True)
+    line = next(x for x in done.stdout.splitlines() if x.startswith("MODULES "))
+    return set(line.split()[1:])
+
+
+#: What a help screen must not load: the engine and its data, the launchers, the config file's
+#: readers, process pools and the installed-distribution scan (bench/bench_startup.py times it).
+HEAVY = (
+    "numpy",
+    "game.engine",
+    "game.rulesets",
+    "game.simulate",
+    "launcher",
+    "multiprocessing",
+    "importlib.metadata",
+    "tomllib",
+    "game.cli.config",
+    "hardware.files",
+)
+
+
+@pytest.mark.parametrize("argv", [["--help"], ["simulate", "--help"]])
+def test_a_help_screen_loads_neither_the_engine_nor_the_config_nor_process_pools(
+    argv: list[str],
+) -> None:
+    loaded = _modules_after(argv)
+    assert "game.cli" in loaded
+    assert sorted(m for m in HEAVY if m in loaded) == []

@@ -58,6 +58,19 @@ def test_log_is_json_lines_that_replay(tmp_path: Path, capsys: pytest.CaptureFix
     assert hits == summary["hits"]
 
 
+def test_a_log_written_by_two_workers_is_the_same_file_as_one_worker_writes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    logs = []
+    for workers in ("1", "2"):
+        log = tmp_path / f"workers{workers}.jsonl"
+        argv = ["simulate", "--ruleset", "pocket", "--games", "3", "--seed", "8", "--json"]
+        assert main([*argv, "--workers", workers, "--log", str(log)]) == 0
+        logs.append((log.read_bytes(), capsys.readouterr().out))
+    assert logs[0] == logs[1]
+    assert logs[0][0].count(b'"type":"sim_game"') == 3
+
+
 def test_options_and_custom_card_are_passed_through(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:

@@ -2,9 +2,10 @@
 
 from __future__ import annotations
 
+import pytest
 from event_checker import check_events
 
-from game.simulate import SimConfig, game_seed, play_game, simulate
+from game.simulate import SimConfig, game_seed, play_game, simulate, start_method
 
 
 def test_games_are_complete_and_every_log_accounts_for_every_card() -> None:
@@ -50,3 +51,22 @@ def test_game_seeds_do_not_depend_on_the_other_games() -> None:
         play_game(config, 7).scores
         == play_game(SimConfig(ruleset="attack", players=2, games=9, seed=1), 7).scores
     )
+
+
+def test_workers_are_forked_only_while_no_other_thread_runs() -> None:
+    """Forking a process with threads can deadlock: then workers are spawned instead."""
+    import multiprocessing
+    import threading
+
+    if "fork" not in multiprocessing.get_all_start_methods():
+        pytest.skip("this platform cannot fork")
+    others = threading.active_count() > 1  # e.g. a plug-in's thread in this test process
+    assert start_method() == ("spawn" if others else "fork")
+    release = threading.Event()
+    waiter = threading.Thread(target=release.wait)
+    waiter.start()
+    try:
+        assert start_method() == "spawn"
+    finally:
+        release.set()
+        waiter.join()

@@ -18,12 +18,15 @@ import argparse
 import importlib
 import os
 import sys
-from collections.abc import Sequence
-from types import ModuleType
-from typing import Any
 
 from game.cli.common import harden
 from hardware.errors import UnoAttackError
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:  # annotations only: ``--help`` imports nothing it does not run
+    from collections.abc import Sequence
+    from types import ModuleType
+    from typing import Any
 
 PROG = "uno-attack"
 EXIT_ERROR = 2
@@ -226,8 +229,6 @@ def _command_path(args: argparse.Namespace) -> str:
 
 def main(argv: Sequence[str] | None = None) -> int:
     """Run ``uno-attack`` with ``argv`` (default ``sys.argv[1:]``); returns the exit status."""
-    from game.cli import config
-
     _tolerate_undecodable_names()
     words, traceback_asked = split_traceback(sys.argv[1:] if argv is None else argv)
     parser = build_parser(only=command_word(words))
@@ -236,6 +237,8 @@ def main(argv: Sequence[str] | None = None) -> int:
     if not hasattr(args, "func"):
         parser.print_help()
         return EXIT_ERROR
+    from game.cli import config  # after parsing: `--help` never reads the config file
+
     try:
         with config.applied() as added:
             args._config_added = added

@@ -1,15 +1,21 @@
-"""Arguments several commands share, declared once so their help and defaults agree."""
+"""Arguments several commands share, declared once so their help and defaults agree.
+
+``uno-attack --help`` imports this module (for :func:`harden`), so it imports only
+argparse and math at start; the file-safety helpers are imported where they are used.
+"""
 
 from __future__ import annotations
 
 import argparse
 import math
-from collections.abc import Callable, Sequence
-from pathlib import Path
-from typing import Any
 
 from hardware.errors import ConfigError
-from hardware.files import atomic_path, check_output
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+    from pathlib import Path
+    from typing import Any
 
 
 def add_rule_arguments(parser: argparse.ArgumentParser) -> None:
@@ -60,6 +66,8 @@ def check_plot(path: str | None, *, force: bool, inputs: Sequence[str | None] = 
             "--plot needs matplotlib, which is not installed",
             hint="pip install 'uno-attack[plot]'",
         ) from None
+    from hardware.files import check_output
+
     check_output(path, what="--plot", force=force, inputs=_given(inputs), suffixes=plot_formats())
 
 
@@ -69,6 +77,8 @@ def _given(paths: Sequence[str | None]) -> list[str]:
 
 def write_plot(path: str, draw: Callable[[Path], Any]) -> None:
     """Call ``draw(temporary_path)`` and rename the drawing to ``path`` only once it is whole."""
+    from hardware.files import atomic_path
+
     with atomic_path(path) as temporary:
         draw(temporary)
 

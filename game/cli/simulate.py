@@ -3,20 +3,18 @@
 from __future__ import annotations
 
 import argparse
-import json
 import os
 import sys
-from contextlib import ExitStack
-from typing import IO, Any
-from urllib.parse import parse_qsl, urlsplit
 
 from game.cli.common import add_force_argument, add_rule_arguments
 from game.errors import RulesetError
-from game.events import dumps
-from game.rulesets import DEFAULT_RULESET, RULESET_IDS
-from game.simulate import GameResult, SimConfig, format_summary, simulate
-from hardware.files import atomic_path, check_output
-from launcher.spec import ENV_VAR
+from game.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:  # the engine, the launchers and multiprocessing load in run(), not for --help
+    from typing import IO, Any
+
+    from game.simulate import SimConfig
 
 #: Resource limits (docs/errors.md, "Limits").
 MAX_GAMES = 1_000_000
@@ -81,7 +79,7 @@ def parse_options(pairs: list[str], custom: str | None) -> dict[str, str]:
     return options
 
 
-def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
+def _config(args: argparse.Namespace, log_lines: bool) -> SimConfig:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if not bots:
         raise RulesetError("--bots needs at least one bot name, e.g. --bots random,greedy")
@@ -92,6 +90,8 @@ def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
             f"--workers {args.workers} --games {args.games}: the limits are "
             f"{MAX_WORKERS} workers and {MAX_GAMES:,} games (docs/errors.md, Limits)"
         )
+    from game.simulate import SimConfig
+
     return SimConfig(
         ruleset=args.ruleset,
         players=args.players,
@@ -100,7 +100,7 @@ def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
         launcher=args.launcher,
         bots=bots,
         options=parse_options(args.option, args.custom),
-        keep_events=keep_events,
+        log_lines=log_lines,
     )
 
 
@@ -124,7 +124,13 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
-    config = _config(args, keep_events=bool(args.log))
+    import json
+    from contextlib import ExitStack
+
+    from game.simulate import format_summary
+    from hardware.files import atomic_path, check_output
+
+    config = _config(args, log_lines=bool(args.log))
     if args.log:
         check_output(args.log, what="--log", force=args.force, inputs=[args.custom or ""])
     _warn_if_real_time(config.launcher)
@@ -139,12 +145,13 @@ def run(args: argparse.Namespace) -> int:
 
 
 def _play(config: SimConfig, workers: int, log: IO[str] | None) -> dict[str, Any]:
+    from game.simulate import GameResult, simulate
+
     progress = _Progress(config.games, sys.stderr)
 
     def on_result(result: GameResult) -> None:
         if log is not None:
-            log.write(dumps({"type": "sim_game", "game": result.index, "seed": result.seed}) + "\n")
-            log.writelines(dumps(event) + "\n" for event in result.events)
+            log.write(result.log)  # the game's JSON Lines, written by the worker that played it
         progress.step()
 
     return simulate(config, workers=workers, on_result=on_result)
@@ -152,6 +159,10 @@ def _play(config: SimConfig, workers: int, log: IO[str] | None) -> dict[str, Any
 
 def _warn_if_real_time(spec: str | None) -> None:
     """An emulated launcher without ``fast=1`` moves cards at the real toy's pace: say so."""
+    from urllib.parse import parse_qsl, urlsplit
+
+    from launcher.spec import ENV_VAR
+
     resolved = spec if spec is not None else os.environ.get(ENV_VAR, "")
     if not resolved.startswith("emu://"):
         return
