@@ -154,10 +154,10 @@ class Presser:
 
 #: ``fired:N`` moves made once each (a move is immutable; a game makes a thousand presses,
 #: and building the frozen dataclass costs more than the press of a simulated launcher).
-_FIRED: dict[int, Move] = {}
+_FIRED: dict[int, FiredMove] = {}
 
 
-def fired(count: int) -> Move:
+def fired(count: int) -> FiredMove:
     """The move ``fired:count``, shared for small counts."""
     move = _FIRED.get(count)
     if move is None:
