@@ -43,6 +43,8 @@ from hardware.errors import UnoAttackError
 #: Events sent to a page that remembers nothing (the feed's recent past).
 FRESH_EVENTS = 40
 MAX_MESSAGE = 4096
+#: Actions of one page waiting for their turn at most (a page acts one move at a time).
+MAX_PENDING = 3
 
 
 class Hub:
@@ -168,15 +170,34 @@ async def _send_updates(websocket: WebSocket, hub: Hub, viewer: Viewer) -> None:
 
 
 async def _receive_actions(websocket: WebSocket, hub: Hub, viewer: Viewer) -> None:
-    while True:
-        message = await _receive(websocket)
-        try:
-            note = await _act(hub, viewer, message)
-        except UnoAttackError as error:
-            await websocket.send_json({"type": "error", "message": str(error)})
-            continue
-        if note:
-            await websocket.send_json({"type": "error", "message": note})
+    """Read actions; each runs as its own task, so a move waiting out a jam blocks nothing."""
+    pending: set[asyncio.Task[None]] = set()
+    try:
+        while True:
+            message = await _receive(websocket)
+            if len(pending) >= MAX_PENDING:
+                await _reply(websocket, "one move at a time: wait for the last one")
+                continue
+            task = asyncio.create_task(_answer(websocket, hub, viewer, message))
+            pending.add(task)
+            task.add_done_callback(pending.discard)
+    finally:
+        for task in pending:
+            task.cancel()
+
+
+async def _answer(websocket: WebSocket, hub: Hub, viewer: Viewer, message: dict[str, Any]) -> None:
+    try:
+        note = await _act(hub, viewer, message)
+    except UnoAttackError as error:
+        note = str(error)
+    if note:
+        with suppress(WebSocketDisconnect, RuntimeError):
+            await _reply(websocket, note)
+
+
+async def _reply(websocket: WebSocket, text: str) -> None:
+    await websocket.send_json({"type": "error", "message": text})
 
 
 async def _receive(websocket: WebSocket) -> dict[str, Any]:
