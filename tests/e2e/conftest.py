@@ -171,3 +171,9 @@ def serve(tmp_path: Path) -> Iterator[Callable[..., Server]]:
     yield start
     for server in servers:
         server.stop()
+
+
+def resume(server: Server, *extra: str) -> Server:
+    """Start ``server`` again on the same port, continuing its journal (``--resume``)."""
+    server.args = ["--resume", str(server.journal), *extra]
+    return server.start()
