@@ -20,9 +20,7 @@ SIM_SEED = 3
 GAME = ["--players", "6", "--bots", "greedy,random", "--rounds", "1"]
 
 
-@pytest.mark.parametrize(
-    "launcher", ["sim://", "emu://?fast=1&seed=1"], ids=["sim", "emulator"]
-)
+@pytest.mark.parametrize("launcher", ["sim://", "emu://?fast=1&seed=1"], ids=["sim", "emulator"])
 def test_four_phones_and_two_bots_play_a_round(
     serve: Callable[..., Server], phones: Callable[..., Any], launcher: str
 ) -> None:
@@ -33,6 +31,7 @@ def test_four_phones_and_two_bots_play_a_round(
     assert ROUND_OVER in table.feed()
     # every phone saw the end of the round, and the table screen shows the scores
     for page in table.phones.values():
-        page.wait_for_function("(t) => document.getElementById('feed').innerText.includes(t)",
-                               arg=ROUND_OVER)
+        page.wait_for_function(
+            "(t) => document.getElementById('feed').innerText.includes(t)", arg=ROUND_OVER
+        )
     assert "pts" in table.screen.inner_text("#seats")

@@ -1,0 +1,117 @@
+"""A whole refereed round on the referee page, in Chromium, with the emulated launcher.
+
+The table plays with physical cards; one person taps on a phone what is played. The
+emulator (the firmware's logic on a pseudo-terminal) is told to jam on its first press,
+so the jam dialog is used as at a real table: the referee says how many cards were
+pulled out, and they go to the player who pressed.
+"""
+
+from __future__ import annotations
+
+from collections.abc import Callable
+from typing import Any
+
+from game.cards import Card
+from game.rulesets import load_ruleset
+from tests.e2e.conftest import Server
+
+PLAYERS = ["Ann", "Sam", "Kim"]
+LAUNCHER = "emu://?fast=1&seed=1&faults=jam@0s"
+#: The rendered page is newer than the tap and the launcher is not pressing.
+SETTLED = """() => (document.body.dataset.busy === 'false' &&
+  document.querySelector('#status > :not([data-seen])') !== null) ||
+  !document.getElementById('error').classList.contains('hidden')"""
+MARK = "() => document.querySelectorAll('#status > *').forEach((n) => n.dataset.seen = '1')"
+LEFT = {"Ann": ["R5", "WAA"], "Kim": ["B2"]}
+
+
+def referee_page(server: Server, phone: Callable[..., Any]) -> Any:
+    page = phone()
+    page.goto(f"{server.url}/referee/{server.tokens['referee']}")
+    page.wait_for_function(SETTLED)
+    return page
+
+
+def tap(page: Any, selector: str, *, settle: bool = True) -> None:
+    if settle:
+        page.evaluate(MARK)
+    page.click(selector)
+    if settle:
+        page.wait_for_function(SETTLED)
+        assert not page.is_visible("#error"), page.inner_text("#error")
+
+
+def hand_sizes(page: Any) -> dict[str, int]:
+    sizes = {}
+    for item in page.query_selector_all("#seats li"):
+        name = PLAYERS[int(item.get_attribute("data-seat"))]
+        sizes[name] = int(item.query_selector(".hand-size").inner_text().split()[0])
+    return sizes
+
+
+def current(page: Any) -> str:
+    return PLAYERS[int(page.get_attribute("#seats li.turn", "data-seat"))]
+
+
+def play(page: Any, code: str, *, uno: bool = False) -> None:
+    colour = "W" if code.startswith("W") else code[0]
+    page.click(f'#colours [data-color="{colour}"]')
+    if uno:
+        page.check("#uno-with")
+    tap(page, f'#cards [data-card="{code}"]', settle=not code.startswith("W"))
+
+
+def test_a_refereed_round_with_the_emulator_jam_and_scoring(
+    serve: Callable[..., Server], phones: Callable[..., Any]
+) -> None:
+    server = serve("--referee", "--seats", ",".join(PLAYERS), "--seed", "1", "--launcher", LAUNCHER)
+    page = referee_page(server, phones)
+    assert "tap the card turned up" in page.inner_text("#prompt")
+    play(page, "R7")  # the card turned up
+    assert page.inner_text("#status .card") == "Red 7"
+    assert current(page) == "Sam"
+    # Sam aims a Wild Attack-Attack at Kim, keeping red: Kim presses twice; the first press jams
+    play(page, "WAA")
+    tap(page, '[data-choose-color="R"]', settle=False)
+    page.evaluate(MARK)
+    page.click('[data-target="2"]')
+    page.wait_for_selector("#jam:not(.hidden)")
+    assert "Kim" in page.inner_text("#jam")
+    page.fill("#pulled", "2")
+    tap(page, "#jam-done")
+    sizes = hand_sizes(page)
+    assert sizes["Sam"] == 6 and sizes["Kim"] >= 9, sizes  # 2 pulled out, plus the second press
+    assert "Kim presses the launcher" in page.inner_text("#feed")
+    # Kim has no red card: PRESS
+    assert current(page) == "Kim"
+    before = hand_sizes(page)["Kim"]
+    tap(page, "#press")
+    assert hand_sizes(page)["Kim"] >= before
+    # then red numbers until someone goes out, calling UNO on the last-but-one card
+    number = 1
+    while page.is_visible("#picker") and "scoring" not in page.inner_text("#prompt").lower():
+        if "Round over" in page.inner_text("#prompt"):
+            break
+        who = current(page)
+        play(page, f"R{number}", uno=hand_sizes(page)[who] == 2)
+        number = number % 9 + 1
+    assert "Round over" in page.inner_text("#prompt")
+    assert "Sam goes out and wins round 1" in page.inner_text("#feed")
+    assert "Sam calls UNO!" in page.inner_text("#feed")
+    # scoring: tap the cards left in each hand
+    for name, cards in LEFT.items():
+        page.click(f'#score-seats [data-score-seat="{PLAYERS.index(name)}"]')
+        for code in cards:
+            _tap_left(page, code)
+    tap(page, "#score-submit")
+    rules = load_ruleset("attack", {})
+    points = sum(rules.hand_points([Card.parse(c) for c in cards]) for cards in LEFT.values())
+    sam = page.inner_text('#seats li[data-seat="1"] .hand-size')
+    assert f"{points} pts" in sam
+    assert "Round 2" in page.inner_text("#status")
+
+
+def _tap_left(page: Any, code: str) -> None:
+    colour = "W" if code.startswith("W") else code[0]
+    page.click(f'#colours [data-color="{colour}"]')
+    page.click(f'#cards [data-card="{code}"]')
