@@ -1,4 +1,4 @@
-"""The security rules, checked from a real browser: hands stay private, other origins are refused."""
+"""Security checked from a real browser: hands stay private, other origins are refused."""
 
 from __future__ import annotations
 
