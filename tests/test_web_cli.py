@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import sys
 from pathlib import Path
 from typing import Any
 
@@ -105,3 +106,11 @@ def test_resume_keeps_the_links(
     assert main(["table", "serve", "--resume", str(journal)]) == 0
     assert calls[0]["app"].state.context.tokens == first.tokens
     assert first.tokens.seats[1] in capsys.readouterr().out
+
+
+def test_without_the_web_extra_the_command_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["table", "serve"]) == 2
+    assert "pip install 'uno-attack[web]'" in capsys.readouterr().err

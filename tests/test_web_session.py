@@ -23,7 +23,7 @@ from game.web.auth import Tokens, tokens_path
 from game.web.session import ActionRefused, GameSession
 from game.web.settings import WebSettings
 from game.web.views import seat_options
-from hardware.errors import LauncherJam
+from hardware.errors import LauncherError, LauncherJam, LauncherUnavailable
 from launcher.sim import SimLauncher
 from launcher.spec import ParsedSpec, register_scheme, unregister_scheme
 from tests.web_client import app_and_tokens, hello, open_page, quick_settings
@@ -110,6 +110,40 @@ def test_a_new_journal_gets_new_tokens_kept_beside_it(tmp_path: Path) -> None:
     assert len(session.tokens.seats[0]) >= 40  # 32 random bytes, URL-safe
 
 
+def test_a_launcher_that_is_not_there_is_an_error_before_any_file_is_made(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    with pytest.raises(LauncherError):
+        GameSession(quick_settings(journal=journal, launcher="serial:///dev/no-such-launcher"))
+    assert list(tmp_path.iterdir()) == []
+
+
+def test_an_existing_journal_is_refused_and_its_links_are_kept(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    first = GameSession(quick_settings(journal=journal))
+    with pytest.raises(JournalError, match="already exists"):
+        GameSession(quick_settings(journal=journal))
+    assert Tokens.load(tokens_path(journal), 4) == first.tokens
+
+
+def test_a_journal_naming_hardware_is_resumed_only_if_named_again(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    records = [json.loads(line) for line in _journal_text(journal).splitlines()]
+    records[0]["launcher"] = "serial:///dev/ttyACM0"
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(JournalError) as refused:
+        GameSession(WebSettings(resume=journal))
+    assert "table serve --resume" in refused.value.hint
+
+
+def _journal_text(journal: Path) -> str:
+    session = GameSession(quick_settings(journal=journal))
+    session.open()
+    session.close()
+    return journal.read_text()
+
+
 def test_the_server_accepts_only_the_seats_own_legal_moves() -> None:
     session = GameSession(quick_settings())
     session.open()
@@ -135,11 +169,15 @@ def test_the_server_accepts_only_the_seats_own_legal_moves() -> None:
 
 # -- jams -----------------------------------------------------------------------------------
 class JammingLauncher(SimLauncher[Any]):
-    """A ``sim://`` launcher that jams when armed, after ``counted`` cards came out."""
+    """A ``sim://`` launcher that jams when armed (after ``armed`` cards), or loses its link."""
 
     armed: int | None = None
+    lose_link = False
 
     def _press(self, loaded: int) -> int:
+        if JammingLauncher.lose_link:
+            JammingLauncher.lose_link = False
+            raise LauncherUnavailable("the launcher stopped answering")
         if JammingLauncher.armed is not None:
             counted, JammingLauncher.armed = JammingLauncher.armed, None
             jam = LauncherJam("a card is stuck in the mouth")
@@ -156,7 +194,7 @@ def _open_jamming(parsed: ParsedSpec, default_seed: int | None) -> JammingLaunch
 @pytest.fixture
 def jamming() -> Iterator[str]:
     register_scheme("jamtest", _open_jamming, replace=True)
-    JammingLauncher.armed = None
+    JammingLauncher.armed, JammingLauncher.lose_link = None, False
     yield "jamtest://"
     unregister_scheme("jamtest")
 
@@ -229,3 +267,49 @@ def _until_error(page: Any) -> dict[str, Any]:
         message = page.receive()
         if message["type"] == "error":
             return message
+
+
+def test_a_launcher_failure_waits_for_the_host_and_the_journal_keeps_up(
+    jamming: str, tmp_path: Path
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    session = GameSession(quick_settings(launcher=jamming, journal=journal))
+    session.open()
+    game = session.game
+    assert game is not None
+    seat = game.decider
+    JammingLauncher.lose_link = True
+    with pytest.raises(LauncherUnavailable):
+        session.act(seat, ["draw"])
+    assert session.stuck and "stopped answering" in session.stuck
+    assert read_journal(journal).decisions[-1] == {"type": "move", "seat": seat, "moves": ["draw"]}
+    with pytest.raises(ActionRefused, match="host"):
+        session.act(seat, ["draw"])
+    session.press_again()
+    assert session.stuck is None
+    assert [e for e in session.log if e["type"] == "hit"][-1]["player"] == seat
+    with pytest.raises(ActionRefused):
+        session.press_again()  # nothing waits now
+
+
+def test_with_the_emulator_each_press_fires_it_and_a_resume_fires_nothing_again(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    first = GameSession(quick_settings(launcher="emu://?fast=1", journal=journal))
+    first.open()
+    _people_play(first, 3)
+    assert first.game is not None and first.game.launcher is not None
+    fired = first.game.launcher.presses
+    hits = [e for e in first.log if e["type"] == "hit"]
+    assert fired == len(hits) > 0  # every hit of the game was a press of the emulated launcher
+    before = _state(first)
+    first.close()
+    again = GameSession(WebSettings(resume=journal))
+    again.open()
+    assert again.game is not None and again.game.launcher is not None
+    assert again.game.launcher.presses == 0  # the journal's counts were fed back, not re-fired
+    assert _state(again) == before
+    _people_play(again, 20)
+    assert again.game.is_round_over()
+    again.close()

@@ -223,3 +223,50 @@ def test_origin_header_is_required_for_the_table_screen_too() -> None:
         with pytest.raises(WebSocketDisconnect):
             with client.websocket_connect("/ws", headers={"origin": ORIGIN + ".evil"}):
                 pass
+
+
+def test_the_hand_marks_the_cards_that_can_be_played() -> None:
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        decider, _ = _decider_page(client, tokens)
+        with open_page(client, tokens.seats[decider]) as socket:
+            view = hello(socket).view_after()["view"]
+    plays = {m["move"] for m in view["moves"] if m["kind"] == "play"}
+    assert {c["code"] for c in view["hand"] if c["playable"]} == plays
+
+
+@pytest.mark.parametrize(
+    "message", ["not json", "[1, 2]", '{"type": "fly"}', '{"type": "move", "moves": "R5"}']
+)
+def test_a_malformed_message_gets_an_error_and_changes_nothing(message: str) -> None:
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        with open_page(client, tokens.seats[0]) as socket:
+            page = hello(socket)
+            before = page.view_after()["version"]
+            for _ in range(2):  # and the connection stays open for the next message
+                socket.send_text(message)
+                while page.receive()["type"] != "error":
+                    pass
+            assert app.state.context.session.version == before
+
+
+def test_a_ping_gets_a_pong() -> None:
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client, open_page(client, tokens.seats[0]) as socket:
+        page = hello(socket)
+        page.view_after()
+        socket.send_json({"type": "ping"})
+        while page.receive()["type"] != "pong":
+            pass
+
+
+def test_a_page_that_remembers_more_than_the_game_has_starts_its_feed_again() -> None:
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        with open_page(client, tokens.seats[0]) as socket:
+            first = hello(socket).view_after()
+        with open_page(client, tokens.seats[0]) as socket:
+            again = hello(socket, version=first["version"] + 100).view_after()
+    assert again["reset"] is True and not first["reset"]
+    assert [item["version"] for item in again["events"]][-1] == first["version"]

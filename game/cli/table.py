@@ -173,7 +173,10 @@ def run(args: argparse.Namespace) -> int:
         for line in context.state.get("links", []):
             sys.stdout.write(f"{line.format(base=base)}\n")
         sys.stdout.flush()
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning")
+    # a page's messages are a few hundred bytes: refuse big frames outright
+    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+        access_log=False,  # the request lines carry the tokens
+        ws_max_size=65536,)
     return 0
 
 

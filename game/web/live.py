@@ -9,13 +9,18 @@ after every change::
      "events": [{"version": 57, "event": {...}, "text": "Ann plays Red 7."}],
      "view": {...}, "jam": null}
 
-``version`` counts the game's events; ``events`` are the ones after the page's version
-(a rejoining phone misses nothing), each cut down for this viewer; ``view`` is the
+``version`` counts the game's events (it never goes down, and a resumed game numbers its
+events as before the restart); ``events`` are the ones after the page's version (a
+rejoining phone misses nothing), each cut down for this viewer; ``reset``: the page
+remembered events this game does not have (a crash lost a move that was never
+journaled), so it must forget its feed and take these events instead; ``view`` is the
 viewer's own view (:mod:`game.web.views`), absent while the game is busy pressing the
 launcher (the events keep coming). Pages act with::
 
     {"type": "move", "moves": ["R5", "uno"], "version": 57}   a seat's moves
     {"type": "jam", "pulled": 2}   /  {"type": "jam", "pulled": null}   the host, after a jam
+    {"type": "press"}   the host, when a launcher error (not a jam) left a press waiting
+    {"type": "ping"}    answered by {"type": "pong"}: a phone back from sleep finds a dead link
 
 and a refused action gets ``{"type": "error", "message": "..."}``. A token that is not
 valid closes the socket with code 4403; a page from another origin is refused before
@@ -57,6 +62,8 @@ class Hub:
         self.changed = asyncio.Event()
         self.loop = asyncio.get_running_loop()
         self.failure: str | None = None
+        #: True once the game has been opened (or failed to): versions are final from then on.
+        self.opened = False
         session.listeners.append(self._from_any_thread)
 
     def _from_any_thread(self) -> None:
@@ -83,6 +90,8 @@ class Hub:
             await self.run(self.session.open)
         except UnoAttackError as error:
             self.failure = f"{error} ({error.hint})" if error.hint else str(error)
+        finally:
+            self.opened = True
             self.wake()
 
 
@@ -99,31 +108,40 @@ def view_message(hub: Hub, viewer: Viewer, events_from: int) -> dict[str, Any]:
     """The ``update`` for ``viewer``: its events since ``events_from`` and (if idle) its view."""
     session = hub.session
     whom = viewer.seat if viewer.seat is not None else NOBODY
+    reset = hub.opened and events_from > session.version
+    if reset:  # the page saw events this game no longer has (they were never journaled)
+        events_from = max(0, session.version - FRESH_EVENTS)
     numbered = session.events_since(events_from)
     events = [
         {"version": v, "event": shown, "text": describe(shown, session.names)}
         for v, event in numbered
         for shown in [public_event(event, whom)]
     ]
+    if numbered:
+        viewer.version = numbered[-1][0]
+    elif reset:
+        viewer.version = events_from
     message: dict[str, Any] = {
         "type": "update",
-        "version": session.version,
+        # the last event this page has been sent (never one it has not: a worker may be
+        # adding events right now), so a page that rejoins with it misses nothing
+        "version": viewer.version,
         "role": viewer.role,
         "events": events,
         "jam": session.jam,
+        "stuck": session.stuck,
         "failure": hub.failure,
         "busy": hub.busy,
+        "reset": reset,
     }
     game = session.game
-    if game is not None and not hub.busy:
+    if game is not None and not hub.busy and viewer.version == session.version:
         names, bots = session.names, session.bot_names
         message["view"] = (
             seat_view(game, names, bots, viewer.seat)
             if viewer.seat is not None
             else table_view(game, names, bots)
         )
-        message["version"] = session.version
-    viewer.version = numbered[-1][0] if numbered else max(viewer.version, events_from)
     return message
 
 
@@ -175,6 +193,9 @@ async def _receive_actions(websocket: WebSocket, hub: Hub, viewer: Viewer) -> No
     try:
         while True:
             message = await _receive(websocket)
+            if message.get("type") == "ping":  # the page checks that the link is alive
+                await websocket.send_json({"type": "pong"})
+                continue
             if len(pending) >= MAX_PENDING:
                 await _reply(websocket, "one move at a time: wait for the last one")
                 continue
@@ -191,6 +212,8 @@ async def _answer(websocket: WebSocket, hub: Hub, viewer: Viewer, message: dict[
         note = await _act(hub, viewer, message)
     except UnoAttackError as error:
         note = str(error)
+    except Exception as error:  # a bug: say so on the page, keep serving the others
+        note = f"internal error (a bug in uno-attack): {type(error).__name__}: {error}"
     if note:
         with suppress(WebSocketDisconnect, RuntimeError):
             await _reply(websocket, note)
@@ -214,6 +237,8 @@ async def _receive(websocket: WebSocket) -> dict[str, Any]:
 async def _act(hub: Hub, viewer: Viewer, message: dict[str, Any]) -> str | None:
     kind = message.get("type")
     session = hub.session
+    if kind == "hello":  # a second hello changes nothing: updates already flow
+        return None
     if kind == "jam":
         if viewer.role != HOST:
             raise ActionRefused("only the host may clear a jam or press the launcher")
@@ -221,6 +246,11 @@ async def _act(hub: Hub, viewer: Viewer, message: dict[str, Any]) -> str | None:
         if pulled is not None and not isinstance(pulled, int):
             raise ActionRefused("pulled: a number of cards, or null to press again")
         session.answer_jam(pulled)  # the waiting worker holds the lock: answer without it
+        return None
+    if kind == "press":
+        if viewer.role != HOST:
+            raise ActionRefused("only the host may clear a jam or press the launcher")
+        await hub.run(session.press_again)
         return None
     if kind != "move":
         raise ActionRefused(f"unknown action {str(kind)[:20]!r}")

@@ -31,7 +31,8 @@ from __future__ import annotations
 import queue
 import threading
 from collections import deque
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 from pathlib import Path
 from typing import Any
 
@@ -47,7 +48,7 @@ from game.rulesets import load_ruleset
 from game.web.auth import Tokens
 from game.web.settings import WebSettings
 from game.web.views import seat_options
-from hardware.errors import LauncherFault
+from hardware.errors import LauncherError, LauncherFault
 from launcher.spec import resolve_spec
 
 #: The most cards a host may say were pulled out of a jammed launcher.
@@ -74,7 +75,7 @@ class GameSession:
         self._resumed: Journal | None = None
         if settings.resume is not None:
             self._resumed = read_journal(settings.resume)
-            spec = confirm_launcher(self._resumed, settings.launcher, interactive=False, ask=input)
+            spec = _resumed_launcher(self._resumed, settings.launcher)
             settings = settings.with_header({**self._resumed.header, "launcher": spec})
         self.settings = settings
         self.rules = load_ruleset(settings.ruleset, settings.options)
@@ -89,10 +90,18 @@ class GameSession:
             make_bot(name, derive_seed(self.seed, f"bot:{i}")) if name else None
             for i, name in enumerate(self.bot_names)
         ]
-        journal_path = settings.resume or settings.journal
-        self.tokens = Tokens.for_journal(
-            journal_path, len(self.names), resume=settings.resume is not None
-        )
+        # the launcher first: a launcher that is not there is an error before any file is made
+        self._device, _ = open_game_launcher(self.rules, self.spec, self.seed)
+        try:
+            self.writer = self._journal_writer()
+            self.tokens = Tokens.for_journal(
+                settings.resume or settings.journal,
+                len(self.names),
+                resume=settings.resume is not None,
+            )
+        except BaseException:
+            self._device.close()
+            raise
         self.game: Game | None = None
         #: Every engine event so far, complete (views cut it down per viewer).
         self.log: list[dict[str, Any]] = []
@@ -103,11 +112,12 @@ class GameSession:
         self.jam: dict[str, Any] | None = None
         self._jam_answers: queue.Queue[object] = queue.Queue()
         self._replay: deque[Record] = deque()
-        self.writer: JournalWriter | None = None
         self._last_actor: int | None = None
         self._window_at = -1
         self.stopped_early = False
         self.closed = False
+        #: What a launcher failure (not a jam) said; the game waits at its press for the host.
+        self.stuck: str | None = None
 
     # -- life cycle ------------------------------------------------------------------
     def open(self) -> None:
@@ -117,13 +127,8 @@ class GameSession:
             self._replay = deque(
                 r for r in journal.records if r["type"] == MOVE and not r.get("chance")
             )
-            self.writer = JournalWriter.reopen(journal)
-        elif self.settings.journal is not None:
-            header = self.settings.header(self.seed, self.spec)
-            self.writer = JournalWriter.create(self.settings.journal, header)
-        device, _ = open_game_launcher(self.rules, self.spec, self.seed)
         presser = Presser(
-            device,
+            self._device,
             owns_launcher=True,
             on_fault=self._on_fault,
             on_outcome=self._journal_chance,
@@ -143,6 +148,16 @@ class GameSession:
             raise
         self.advance()
 
+    def _journal_writer(self) -> JournalWriter | None:
+        """The journal to append to; a new one refuses an existing file before tokens are made."""
+        if self._resumed is not None:
+            return JournalWriter.reopen(self._resumed)  # cuts a torn tail at the first write
+        if self.settings.journal is None:
+            return None
+        return JournalWriter.create(
+            self.settings.journal, self.settings.header(self.seed, self.spec)
+        )
+
     def release(self) -> None:
         """Stop: a worker waiting for a jam answer gives up (:class:`SessionClosed`)."""
         self.closed = True
@@ -153,6 +168,8 @@ class GameSession:
         self.release()
         if self.game is not None:
             self.game.close()
+        else:
+            self._device.close()
         if self.writer is not None:
             self.writer.close()
 
@@ -189,6 +206,8 @@ class GameSession:
         game = self._ready()
         if self.jam is not None:
             raise ActionRefused("the launcher is jammed: wait for the host to clear it")
+        if game.pending is Decision.PRESS:
+            raise ActionRefused("the launcher failed: wait for the host to press it again")
         if version is not None and version != self.version:
             raise ActionRefused("the table changed since your page was drawn: look again")
         if not texts or len(texts) > 4:
@@ -197,23 +216,63 @@ class GameSession:
         if moves[0] not in seat_options(game, seat):
             raise ActionRefused(f"{texts[0]!r} is not one of your moves now")
         table = not (game.decider == seat and moves[0] in game.legal_moves())
-        note = self._play_human(seat, moves, table=table, record=True)
-        self.advance()
+        with self._watch_launcher():
+            note = self._play_human(seat, moves, table=table, record=True)
+            self.advance()
         return note
 
+    def press_again(self) -> None:
+        """The host's "press": make the press a launcher failure left pending, then go on."""
+        game = self._ready()
+        if game.pending is not Decision.PRESS or game.presser is None:
+            raise ActionRefused("no press is waiting: the launcher is pressed by the game")
+        with self._watch_launcher():
+            game.presser.settle(game)
+            self.advance()
+
+    @contextmanager
+    def _watch_launcher(self) -> Iterator[None]:
+        """A launcher error leaves the game at its press: say so until the host presses again."""
+        try:
+            yield
+        except LauncherError as error:
+            self.stuck = f"{error}"
+            self._notify()
+            raise
+        self.stuck = None
+
     def _play_human(self, seat: int, moves: list[Move], *, table: bool, record: bool) -> str | None:
+        return self._apply(seat, moves, table=table, record=record, check=True)
+
+    def _apply(
+        self, seat: int, moves: list[Move], *, table: bool, record: bool, check: bool
+    ) -> str | None:
+        """Play ``moves`` for ``seat`` and journal the ones the engine made.
+
+        A move the engine accepted stays made even when the press after it fails (the
+        launcher raised): it is journaled all the same, so the journal never falls behind
+        the game. With ``check``, a follow-up move that is not legal is returned as a note.
+        """
         game = self._ready()
         played: list[Move] = []
         note = None
-        for move in moves:
-            if played and move not in seat_options(game, seat):
-                note = f"{move} was not possible after {played[-1]}"
-                break
-            game.play(move)
-            played.append(move)
-        if record:
-            self._record(seat, played, table=table)
-        self._last_actor = seat
+        try:
+            for move in moves:
+                if check and played and move not in seat_options(game, seat):
+                    note = f"{move} was not possible after {played[-1]}"
+                    break
+                try:
+                    game.play(move)
+                except IllegalMove:
+                    raise
+                except BaseException:
+                    played.append(move)  # made by the engine; the press after it failed
+                    raise
+                played.append(move)
+        finally:
+            if record:
+                self._record(seat, played, table=table)
+            self._last_actor = seat
         return note
 
     # -- the decision loop -----------------------------------------------------------
@@ -266,7 +325,6 @@ class GameSession:
         bot = self.bots[seat]
         assert bot is not None
         self._commit_bot(seat, [bot.choose(self._ready(), seat)])
-        self._last_actor = seat
 
     def _commit_bot(self, seat: int, moves: list[Move], *, table: bool = False) -> None:
         replayed = bool(self._replay)
@@ -279,10 +337,7 @@ class GameSession:
                     f"{self.names[seat]} chose {[str(m) for m in moves]}: it was written by "
                     "a different version or edited"
                 )
-        for move in moves:
-            self._ready().play(move)
-        if not replayed:
-            self._record(seat, moves, table=table)
+        self._apply(seat, moves, table=table, record=not replayed, check=False)
 
     def _replay_person(self) -> None:
         """Apply the next journaled move of a person, checked like a live one."""
@@ -356,6 +411,19 @@ def _parse(text: object) -> Move:
         return Move.parse(text)
     except NotationError as error:
         raise ActionRefused(f"{text!r} is not a move: {error}") from None
+
+
+def _resumed_launcher(journal: Journal, given: str | None) -> str:
+    """The journal's launcher; hardware only if ``--launcher`` names it again."""
+    try:
+        return confirm_launcher(journal, given, interactive=False, ask=input)
+    except JournalError as error:
+        spec = journal.header["launcher"]
+        raise JournalError(
+            str(error),
+            hint=f"if it is your launcher, run: uno-attack table serve --resume {journal.path} "
+            f"--launcher '{spec}'",
+        ) from None
 
 
 def journal_of(settings: WebSettings) -> Path | None:

@@ -113,8 +113,13 @@ def seat_options(game: Game, seat: int) -> list[Move]:
 
 def situation(game: Game, names: Sequence[str], seat: int) -> str:
     """One sentence on what ``seat`` is asked (empty when it is not asked anything)."""
-    if game.decider != seat or game.is_round_over():
-        return ""
+    if game.is_game_over():
+        winner = game.winner
+        return f"Game over: {names[winner] if winner is not None else 'nobody'} wins."
+    if game.is_round_over():
+        return "The round is over."
+    if game.decider != seat:
+        return f"Waiting for {names[game.decider]}."
     actor = names[game.actor] if 0 <= game.actor < len(names) else "?"
     drawn = game.drawn_card
     texts = {
@@ -163,10 +168,11 @@ def seat_view(game: Game, names: Sequence[str], bots: Sequence[str | None], seat
     """What ``seat`` sees: the table, its hand, its moves (with labels) and its question."""
     view = table_view(game, names, bots)
     options = seat_options(game, seat)
+    playable = {m.required_card.code for m in options if m.kind is MoveKind.PLAY and m.by is None}
     view.update(
         seat=seat,
         you=names[seat],
-        hand=[card_view(c.code) for c in game.hand(seat)],
+        hand=[{**card_view(c.code), "playable": c.code in playable} for c in game.hand(seat)],
         moves=[move_view(game, names, m) for m in options],
         situation=situation(game, names, seat),
         # with two cards, a card may be played together with the UNO call ("R5" + "uno")

@@ -12,6 +12,8 @@ const Uno = (() => {
   let retry = 500;
   let closedForGood = false;
   let handlers = {};
+  let heard = Date.now();
+  const PING_AFTER = 20000, DEAD_AFTER = 35000;
   const saved = JSON.parse(sessionStorage.getItem(storeKey) || "null");
   let feed = saved && Array.isArray(saved.feed) ? saved.feed : [];
   if (saved && Number.isInteger(saved.version)) version = saved.version;
@@ -46,12 +48,15 @@ const Uno = (() => {
     status("connecting…");
     socket.onopen = () => {
       retry = 500;
+      heard = Date.now();
       status("connected");
       socket.send(JSON.stringify({type: "hello", version}));
     };
     socket.onmessage = (message) => {
+      heard = Date.now();
       const data = JSON.parse(message.data);
       if (data.type === "update") {
+        if (data.reset) feed = [];
         for (const e of data.events) if (e.text) feed.push({version: e.version, text: e.text, type: e.event.type});
         if (feed.length > 200) feed = feed.slice(-200);
         version = data.version;
@@ -69,6 +74,15 @@ const Uno = (() => {
       retry = Math.min(retry * 2, 5000);
     };
   }
+
+  // A phone that slept may hold a socket that is dead without knowing: ping, and reconnect
+  // when nothing comes back (the server sends the events missed in between).
+  setInterval(() => {
+    if (!socket || socket.readyState !== 1) return;
+    const quiet = Date.now() - heard;
+    if (quiet > DEAD_AFTER) socket.close();
+    else if (quiet > PING_AFTER) socket.send(JSON.stringify({type: "ping"}));
+  }, 5000);
 
   document.addEventListener("visibilitychange", () => {
     if (document.visibilityState === "visible" && socket && socket.readyState > 1) connect();
@@ -107,9 +121,9 @@ const Uno = (() => {
 
   function lastPress(entries) {
     for (let i = entries.length - 1; i >= 0 && i >= entries.length - 6; i--) {
-      if (entries[i].type === "hit") return entries[i].text;
+      if (entries[i].type === "hit") return entries[i];
     }
-    return "";
+    return null;
   }
 
   function start(on) { handlers = on; if (feed.length && on.restore) on.restore(feed); connect(); }

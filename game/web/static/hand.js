@@ -21,7 +21,11 @@
     Uno.renderStatus($("status"), view);
     Uno.renderSeats($("seats"), view);
     $("situation").textContent = data.jam ? "The launcher is jammed: wait for the host." : view.situation;
-    $("hand").replaceChildren(...view.hand.map((c) => Uno.card(c)));
+    $("hand").replaceChildren(...view.hand.map((c) => {
+      const node = Uno.card(c);
+      if (c.playable) { node.classList.add("playable"); node.textContent = "✓ " + c.text; }
+      return node;
+    }));
     $("uno-toggle").classList.toggle("hidden", !view.uno_with_play);
     if (!view.uno_with_play) $("uno-with-play").checked = false;
     $("moves").replaceChildren(...view.moves.map((m) => button(m, view)));

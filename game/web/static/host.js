@@ -4,7 +4,12 @@
   const $ = (id) => document.getElementById(id);
   const base = location.pathname.replace(/\/$/, "");
 
-  function jamControls() {
+  function jamControls(jam) {
+    if (!jam) {  // a launcher failure, not a jam: the host presses again once it is fixed
+      const press = Uno.el("button", {id: "press-again"}, "Press the launcher again");
+      press.addEventListener("click", () => Uno.send({type: "press"}));
+      return [press];
+    }
     const input = Uno.el("input", {type: "number", min: "0", max: "200", value: "0", id: "pulled", "aria-label": "cards pulled out by hand"});
     const done = Uno.el("button", {id: "jam-done"}, "Cleared: cards pulled out →");
     done.addEventListener("click", () => Uno.send({type: "jam", pulled: Number(input.value)}));

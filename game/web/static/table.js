@@ -3,6 +3,16 @@
 const TablePage = (() => {
   const $ = (id) => document.getElementById(id);
 
+  let lastHit = null;
+
+  function showStuck(data, extra) {
+    const box = $("jam");
+    box.classList.remove("hidden");
+    const lines = [Uno.el("strong", {}, "⚠ The launcher failed: " + data.stuck),
+      Uno.el("p", {}, "Check the launcher and its cable; the game waits at this press.")];
+    box.replaceChildren(...lines, ...(extra ? extra(null) : []));
+  }
+
   function showJam(jam, extra) {
     const box = $("jam");
     box.classList.toggle("hidden", !jam);
@@ -15,8 +25,16 @@ const TablePage = (() => {
 
   function render(data, feed, extra) {
     Uno.renderFeed($("feed"), feed, 14);
-    $("press").textContent = Uno.lastPress(feed);
-    showJam(data.jam, extra);
+    const press = Uno.lastPress(feed);
+    const node = $("press");
+    node.textContent = press ? press.text : "";
+    if (press && press.version !== lastHit) {  // replay the flying-cards animation
+      lastHit = press.version;
+      node.classList.remove("fly");
+      void node.offsetWidth;
+      node.classList.add("fly");
+    }
+    if (data.stuck && !data.jam) showStuck(data, extra); else showJam(data.jam, extra);
     const error = $("error");
     error.textContent = data.failure || "";
     error.classList.toggle("hidden", !data.failure);
