@@ -125,3 +125,21 @@ def test_a_refereed_game_resumes_from_its_journal_with_the_same_link(tmp_path: P
     assert again["players"] == PLAYERS
     for key in ("hands", "top", "current", "phase", "pile"):
         assert again[key] == state[key], key
+
+
+def test_the_pages_journal_is_a_referee_journal_the_terminal_replays(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from game.cli import main
+
+    journal = tmp_path / "night.jsonl"
+    app = create_app(_settings(journal=journal))
+    token = app.state.context.tokens.referee
+    with TestClient(app) as client:
+        with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
+            _idle(ws)
+            _send(ws, {"type": "entry", "op": "play", "card": "R7"})
+            _send(ws, {"type": "entry", "op": "play", "card": "RH2"})
+    assert main(["replay", str(journal)]) == 0
+    shown = capsys.readouterr().out
+    assert "a referee game" in shown and "Kim presses the launcher (hit2, press 2)" in shown

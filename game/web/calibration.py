@@ -219,7 +219,7 @@ def histogram_svg(distribution: list[dict[str, Any]], presses: int) -> str:
         )
     parts.append(
         f'<text x="{MARGIN}" y="{MARGIN - 10}" fill="#a9b0bb" font-size="12">'
-        f"P(cards per press), bars: estimate, lines: 95 % simultaneous intervals</text>"
+        f"bars: P(k cards), lines: 95 % simultaneous</text>"
     )
     parts.append("</svg>")
     return "".join(parts)

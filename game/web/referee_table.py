@@ -34,7 +34,7 @@ from game.referee import Entry, IllegalEntry, Op, Phase, Referee, check_refereea
 from game.referee_entries import ALLOWED, PHASE_REASONS
 from game.rulesets import load_ruleset
 from game.web.settings import WebSettings
-from game.web.views import COLOUR_NAMES, card_view
+from game.web.views import COLOUR_NAMES, card_text, card_view
 from hardware.errors import LauncherFault
 from launcher.spec import open_launcher, resolve_spec
 
@@ -74,6 +74,8 @@ class RefereeTable:
         self._answers: queue.Queue[object] = queue.Queue()
         self.closed = False
         self.presses = 0
+        #: Grows with every accepted entry and every press: a page knows a state is newer.
+        self.version = 0
 
     def _header(self, settings: WebSettings) -> dict[str, Any]:
         if settings.resume is None:
@@ -160,6 +162,7 @@ class RefereeTable:
 
     def _pressed(self, name: str, counted: int, reason: str, number: int) -> None:
         self.presses += 1
+        self.version += 1
         outcome = "nothing!" if counted == 0 else f"{counted} card{'s' * (counted != 1)}!"
         self._say(f"💥 {name} presses the launcher ({reason}, press {number}): {outcome}")
 
@@ -177,7 +180,15 @@ class RefereeTable:
         referee = self.ready()
         if self.jam is not None:
             raise EntryRefused("the launcher is jammed: clear it first")
+        with self._lock:
+            mark = len(self.log)
+        seat = referee.state.current
         referee.apply(entry)
+        self.version += 1
+        said = _said(entry, self.players[seat], self.players)
+        if said:
+            with self._lock:
+                self.log.insert(mark, said)
         if self.writer is not None:
             self.writer.append({"type": ENTRY, **entry.to_record()})
 
@@ -232,7 +243,13 @@ class RefereeTable:
         with self._lock:
             log = self.log[-LOG_LINES:]
         if referee is None:
-            return {"players": self.players, "log": log, "phase": None, "jam": self.jam}
+            return {
+                "players": self.players,
+                "log": log,
+                "phase": None,
+                "jam": self.jam,
+                "version": self.version,
+            }
         state = referee.state
         phase = state.phase
         return {
@@ -257,6 +274,7 @@ class RefereeTable:
             "launcher": self.header["launcher"],
             "pile": referee.pile_count,
             "presses": self.presses,
+            "version": self.version,
             "log": log,
             "jam": self.jam,
         }
@@ -275,6 +293,20 @@ class RefereeTable:
             }
             for card in cards
         ]
+
+
+def _said(entry: Entry, who: str, players: list[str]) -> str:
+    """The feed's line for an accepted card (the referee announces only its effects)."""
+    if entry.op is not Op.PLAY or entry.card is None:
+        return ""
+    text = f"{who} plays {card_text(entry.card.code)}"
+    if entry.color is not None and entry.card.is_wild:
+        text += f", chooses {COLOUR_NAMES.get(entry.color.value, entry.color.value)}"
+    if entry.seat is not None:
+        text += f", aimed at {players[entry.seat]}"
+    if entry.count:
+        text += f", with {entry.count} more"
+    return text + (", and calls UNO." if entry.uno else ".")
 
 
 def prompt(referee: Referee) -> str:

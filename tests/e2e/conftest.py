@@ -176,3 +176,21 @@ def resume(server: Server, *extra: str) -> Server:
     """Start ``server`` again on the same port, continuing its journal (``--resume``)."""
     server.args = ["--resume", str(server.journal), *extra]
     return server.start()
+
+
+#: Where the tests save their screenshots (``python -m tests.e2e.screenshots`` sets it).
+SCREENSHOTS_ENV = "UNO_ATTACK_SCREENSHOTS"
+
+
+@pytest.fixture
+def screenshot() -> Callable[[Any, str], None]:
+    """``screenshot(page, "hand")`` saves ``hand.png`` when $UNO_ATTACK_SCREENSHOTS names a
+    folder (the docs' images are taken in these very tests), and does nothing otherwise."""
+    folder = os.environ.get(SCREENSHOTS_ENV)
+
+    def take(page: Any, name: str) -> None:
+        if folder:
+            Path(folder).mkdir(parents=True, exist_ok=True)
+            page.screenshot(path=str(Path(folder) / f"{name}.png"), full_page=True)
+
+    return take

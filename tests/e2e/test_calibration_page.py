@@ -35,7 +35,10 @@ def _record_first_presses(path: Path) -> None:
 
 
 def test_the_calibration_page_follows_a_recording_and_shows_the_fitted_profile(
-    serve: Callable[..., Server], phones: Callable[..., Any], tmp_path: Path
+    serve: Callable[..., Server],
+    phones: Callable[..., Any],
+    tmp_path: Path,
+    screenshot: Callable[..., None],
 ) -> None:
     session = tmp_path / "launcher.jsonl"
     server = serve("--calibration", str(session), journal=False)
@@ -50,6 +53,7 @@ def test_the_calibration_page_follows_a_recording_and_shows_the_fitted_profile(
     bars = page.locator("#histogram svg rect.bar").count()
     assert bars == page.locator("#histogram svg line.interval").count() > 0
     assert page.is_hidden("#profile")
+    screenshot(page, "calibration-live")
 
     subprocess.run(
         [sys.executable, "-c", LAUNCH, "calibrate", "record", str(session), "--resume"],
@@ -69,3 +73,4 @@ def test_the_calibration_page_follows_a_recording_and_shows_the_fitted_profile(
     shown = {int(row[0]): int(row[1]) for row in rows[1:] if row[0].isdigit()}
     assert shown == {count: counts.count(count) for count in range(max(counts) + 1)}
     assert "kind" in page.inner_text("#profile-toml")
+    screenshot(page, "calibration-done")

@@ -17,27 +17,28 @@ from tests.e2e.conftest import Server
 
 PLAYERS = ["Ann", "Sam", "Kim"]
 LAUNCHER = "emu://?fast=1&seed=1&faults=jam@0s"
-#: The rendered page is newer than the tap and the launcher is not pressing.
-SETTLED = """() => (document.body.dataset.busy === 'false' &&
-  document.querySelector('#status > :not([data-seen])') !== null) ||
+#: The page shows a state newer than version ``v`` and the launcher is not pressing (or the
+#: server refused the tap: the error shows).
+SETTLED = """(v) => (document.body.dataset.busy === 'false' &&
+  Number(document.body.dataset.version) > v) ||
   !document.getElementById('error').classList.contains('hidden')"""
-MARK = "() => document.querySelectorAll('#status > *').forEach((n) => n.dataset.seen = '1')"
+READY = "() => document.body.dataset.busy === 'false'"
+VERSION = "() => Number(document.body.dataset.version)"
 LEFT = {"Ann": ["R5", "WAA"], "Kim": ["B2"]}
 
 
 def referee_page(server: Server, phone: Callable[..., Any]) -> Any:
     page = phone()
     page.goto(f"{server.url}/referee/{server.tokens['referee']}")
-    page.wait_for_function(SETTLED)
+    page.wait_for_function(READY)
     return page
 
 
 def tap(page: Any, selector: str, *, settle: bool = True) -> None:
-    if settle:
-        page.evaluate(MARK)
+    before = page.evaluate(VERSION)
     page.click(selector)
     if settle:
-        page.wait_for_function(SETTLED)
+        page.wait_for_function(SETTLED, arg=before)
         assert not page.is_visible("#error"), page.inner_text("#error")
 
 
@@ -62,7 +63,7 @@ def play(page: Any, code: str, *, uno: bool = False) -> None:
 
 
 def test_a_refereed_round_with_the_emulator_jam_and_scoring(
-    serve: Callable[..., Server], phones: Callable[..., Any]
+    serve: Callable[..., Server], phones: Callable[..., Any], screenshot: Callable[..., None]
 ) -> None:
     server = serve("--referee", "--seats", ",".join(PLAYERS), "--seed", "1", "--launcher", LAUNCHER)
     page = referee_page(server, phones)
@@ -73,10 +74,11 @@ def test_a_refereed_round_with_the_emulator_jam_and_scoring(
     # Sam aims a Wild Attack-Attack at Kim, keeping red: Kim presses twice; the first press jams
     play(page, "WAA")
     tap(page, '[data-choose-color="R"]', settle=False)
-    page.evaluate(MARK)
+    screenshot(page, "referee-target")
     page.click('[data-target="2"]')
     page.wait_for_selector("#jam:not(.hidden)")
     assert "Kim" in page.inner_text("#jam")
+    screenshot(page, "referee-jam")
     page.fill("#pulled", "2")
     tap(page, "#jam-done")
     sizes = hand_sizes(page)
@@ -93,6 +95,8 @@ def test_a_refereed_round_with_the_emulator_jam_and_scoring(
         if "Round over" in page.inner_text("#prompt"):
             break
         who = current(page)
+        if number == 5:
+            screenshot(page, "referee")
         play(page, f"R{number}", uno=hand_sizes(page)[who] == 2)
         number = number % 9 + 1
     assert "Round over" in page.inner_text("#prompt")
@@ -103,6 +107,7 @@ def test_a_refereed_round_with_the_emulator_jam_and_scoring(
         page.click(f'#score-seats [data-score-seat="{PLAYERS.index(name)}"]')
         for code in cards:
             _tap_left(page, code)
+    screenshot(page, "referee-scoring")
     tap(page, "#score-submit")
     rules = load_ruleset("attack", {})
     points = sum(rules.hand_points([Card.parse(c) for c in cards]) for cards in LEFT.values())

@@ -21,7 +21,7 @@ def _feed_lines(page: Any, count: int) -> list[str]:
 
 
 def test_a_phone_reloaded_mid_turn_gets_its_seat_back_and_misses_nothing(
-    serve: Callable[..., Server], phones: Callable[..., Any]
+    serve: Callable[..., Server], phones: Callable[..., Any], screenshot: Callable[..., None]
 ) -> None:
     server = serve(*GAME, "--seed", str(SIM_SEED), "--launcher", LAUNCHER)
     table = open_table(server, phones, PEOPLE, NAMES)
@@ -30,6 +30,8 @@ def test_a_phone_reloaded_mid_turn_gets_its_seat_back_and_misses_nothing(
     seat = table.decider()
     assert seat is not None
     phone = table.phones[seat]
+    screenshot(phone, "hand")
+    screenshot(table.screen, "table")
     question = phone.inner_text("#situation")
     hand = phone.inner_text("#hand")
     phone.reload()
@@ -41,6 +43,10 @@ def test_a_phone_reloaded_mid_turn_gets_its_seat_back_and_misses_nothing(
     assert _feed_lines(phone, 8) == _feed_lines(table.screen, 8)
     for _ in range(MORE):
         assert table.play_one()
+    host = phones()
+    host.goto(f"{server.url}/host/{server.tokens['host']}")
+    host.wait_for_selector("#links img")
+    screenshot(host, "host")
 
 
 def test_a_server_killed_with_sigkill_resumes_and_the_pages_reconnect(

@@ -14,7 +14,7 @@
     $("count").textContent = data.state === "waiting" ? data.message
       : data.presses + (data.planned ? " / " + data.planned : "") + " presses" +
         (data.last !== null && data.last !== undefined ? " · last: " + data.last + " card" + (data.last === 1 ? "" : "s") : "");
-    const status = [el("span", {}, data.file || "")];
+    const status = [el("span", {}, (data.file || "").split("/").pop())];
     if (data.launcher) status.push(el("span", {}, "Launcher: " + data.launcher));
     if (data.mean) status.push(el("span", {id: "mean"}, "Mean " + data.mean.estimate.toFixed(2) + " cards/press" +
       (data.mean.low !== null ? " [" + data.mean.low.toFixed(2) + ", " + data.mean.high.toFixed(2) + "]" : "")));

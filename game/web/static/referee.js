@@ -48,6 +48,7 @@
     if (!draft) tab = state.color || tab;
     renderStatus(); renderSeats(); renderJam(); renderFeed();
     document.body.dataset.busy = String(!!state.busy);
+    document.body.dataset.version = String(state.version);
     $("prompt").textContent = state.jam ? "The launcher is jammed: clear it (below the title)."
       : state.busy ? "The launcher is pressing…" : (state.prompt || "starting…");
     show("press", allowed("press") && !state.jam);
