@@ -83,3 +83,45 @@ def test_a_page_from_another_origin_cannot_open_the_websocket(
     result = page.evaluate(PROBE, [ws, server.tokens["seats"][0]])
     assert result["got"] == []
     assert result["code"] != 1000
+
+
+#: Open a socket (with ``token``, or none), wait for a view, send ``moves``, return the answer.
+ACT = """async ([url, token, moves]) => new Promise((done) => {
+  const socket = new WebSocket(url + (token ? '?token=' + token : ''));
+  let sent = false;
+  socket.onopen = () => socket.send(JSON.stringify({type: 'hello', version: null}));
+  socket.onmessage = (m) => {
+    const data = JSON.parse(m.data);
+    if (data.type === 'update' && data.view && !sent) {
+      sent = true;
+      socket.send(JSON.stringify({type: 'move', moves, version: data.version}));
+    } else if (data.type === 'error') { socket.close(); done(data.message); }
+  };
+  socket.onclose = () => done(null);
+})"""
+
+
+def test_a_move_without_a_token_or_through_another_seats_link_is_refused(
+    serve: Callable[..., Server], phones: Callable[..., Any]
+) -> None:
+    server = serve(*GAME, "--seed", str(SIM_SEED), "--launcher", "sim://")
+    tokens = server.tokens["seats"]
+    pages = {seat: phones() for seat in range(4)}
+    for seat, page in pages.items():
+        page.goto(server.seat_url(seat))
+        page.wait_for_selector("#status > *")
+    decider = next(s for s, p in pages.items() if p.inner_text("#situation").strip())
+    other = (decider + 1) % 4
+    move = pages[decider].get_attribute("#moves button", "data-move")
+    ws = server.url.replace("http", "ws") + "/ws"
+    hand = pages[decider].inner_text("#hand")
+    # the decider's own move, sent by the table screen (no token) and by another seat's page
+    no_token = pages[other].evaluate(ACT, [ws, None, [move]])
+    wrong_seat = pages[other].evaluate(ACT, [ws, tokens[other], [move]])
+    assert no_token and "no seat" in no_token
+    assert wrong_seat and "not one of your moves" in wrong_seat
+    # nothing happened: the decider still has the same question and the same cards
+    pages[decider].reload()
+    pages[decider].wait_for_selector("#moves button")
+    assert pages[decider].inner_text("#hand") == hand
+    assert pages[decider].get_attribute("#moves button", "data-move") == move
