@@ -236,16 +236,20 @@ def test_the_hand_marks_the_cards_that_can_be_played() -> None:
 
 
 @pytest.mark.parametrize(
-    "message", ["not json", "[1, 2]", '{"type": "fly"}', '{"type": "move", "moves": "R5"}']
+    "message",
+    ["not json", "[1, 2]", '{"type": "fly"}', '{"type": "move", "moves": "R5"}', b"\x00binary"],
 )
-def test_a_malformed_message_gets_an_error_and_changes_nothing(message: str) -> None:
+def test_a_malformed_message_gets_an_error_and_changes_nothing(message: str | bytes) -> None:
     app, tokens = app_and_tokens(quick_settings())
     with TestClient(app) as client:
         with open_page(client, tokens.seats[0]) as socket:
             page = hello(socket)
             before = page.view_after()["version"]
             for _ in range(2):  # and the connection stays open for the next message
-                socket.send_text(message)
+                if isinstance(message, bytes):
+                    socket.send_bytes(message)
+                else:
+                    socket.send_text(message)
                 while page.receive()["type"] != "error":
                     pass
             assert app.state.context.session.version == before

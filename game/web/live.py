@@ -224,8 +224,12 @@ async def _reply(websocket: WebSocket, text: str) -> None:
 
 
 async def _receive(websocket: WebSocket) -> dict[str, Any]:
-    text = await websocket.receive_text()
-    if len(text) > MAX_MESSAGE:
+    """The next text frame as a JSON object; anything else (binary, too long, not JSON): {}."""
+    frame = await websocket.receive()
+    if frame["type"] == "websocket.disconnect":
+        raise WebSocketDisconnect(frame.get("code", 1000))
+    text = frame.get("text")
+    if not isinstance(text, str) or len(text) > MAX_MESSAGE:
         return {}
     try:
         message = json.loads(text)
@@ -243,7 +247,7 @@ async def _act(hub: Hub, viewer: Viewer, message: dict[str, Any]) -> str | None:
         if viewer.role != HOST:
             raise ActionRefused("only the host may clear a jam or press the launcher")
         pulled = message.get("pulled")
-        if pulled is not None and not isinstance(pulled, int):
+        if pulled is not None and (not isinstance(pulled, int) or isinstance(pulled, bool)):
             raise ActionRefused("pulled: a number of cards, or null to press again")
         session.answer_jam(pulled)  # the waiting worker holds the lock: answer without it
         return None
