@@ -143,3 +143,20 @@ def test_the_pages_journal_is_a_referee_journal_the_terminal_replays(
     assert main(["replay", str(journal)]) == 0
     shown = capsys.readouterr().out
     assert "a referee game" in shown and "Kim presses the launcher (hit2, press 2)" in shown
+
+
+def test_a_double_tap_on_press_presses_once(referee: Any) -> None:
+    client, tokens = referee
+    with client.websocket_connect(f"/referee/ws?token={tokens.referee}", headers=ORIGIN) as ws:
+        _idle(ws)
+        shown = _send(ws, {"type": "entry", "op": "play", "card": "R7"})
+        tap = {"type": "entry", "op": "press", "version": shown["version"]}
+        ws.send_json(tap)
+        ws.send_json(tap)
+        refused = _until(ws, lambda m: False)
+        assert refused["type"] == "error"  # the launcher is busy, or the table changed
+        ws.send_json({"type": "entry", "op": "play", "card": "R3", "version": 0})
+        assert _until(ws, lambda m: False)["type"] == "error"
+        ws.send_json({"type": "hello"})
+        state = _until(ws, lambda m: not m["busy"] and m["presses"] >= 1)
+    assert state["presses"] == 1 and state["current"] == 2

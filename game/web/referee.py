@@ -16,6 +16,9 @@ page sends::
     {"type": "score", "hands": [["R7", "BS"], [], ["WH4"]]}   cards left, one list a seat
     {"type": "jam", "pulled": 2}  /  {"type": "jam", "pulled": null}   after a jam
 
+Entries and scores carry the ``version`` of the state the page showed; one sent from an
+older state is refused (a double tap never presses twice).
+
 and a refused one gets ``{"type": "error", "message": "..."}``; nothing changed.
 Every field is checked on the server (:func:`game.web.referee_table.entry_from_page`).
 """
@@ -159,6 +162,9 @@ async def _act(table: RefereeTable, hub: Hub, message: dict[str, Any]) -> None:
         return
     else:
         raise EntryRefused(f"unknown action {str(kind)[:20]!r}")
+    version = message.get("version")
+    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
+        raise EntryRefused("version: the number the page was sent")
     if hub.busy:
         raise EntryRefused("the launcher is busy: wait for it")
-    await hub.run(lambda: table.apply(entry))
+    await hub.run(lambda: table.apply(entry, version))

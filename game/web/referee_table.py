@@ -175,11 +175,17 @@ class RefereeTable:
             listener()
 
     # -- entries ---------------------------------------------------------------------------
-    def apply(self, entry: Entry) -> None:
-        """Apply and journal ``entry``, or raise :class:`IllegalEntry` (nothing changed)."""
+    def apply(self, entry: Entry, version: int | None = None) -> None:
+        """Apply and journal ``entry``, or raise :class:`IllegalEntry` (nothing changed).
+
+        ``version``: the state the page showed; a page that is behind is refused, so a
+        double tap on PRESS never presses twice.
+        """
         referee = self.ready()
         if self.jam is not None:
             raise EntryRefused("the launcher is jammed: clear it first")
+        if version is not None and version != self.version:
+            raise EntryRefused("the table changed since your page was drawn: look again")
         with self._lock:
             mark = len(self.log)
         seat = referee.state.current

@@ -31,6 +31,7 @@
 
   function send(message) {
     if (!socket || socket.readyState !== 1) { showError("not connected: wait a moment"); return; }
+    if ((message.type === "entry" || message.type === "score") && state) message.version = state.version;
     socket.send(JSON.stringify(message));
   }
 
