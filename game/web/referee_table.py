@@ -164,7 +164,7 @@ class RefereeTable:
         self.presses += 1
         self.version += 1
         outcome = "nothing!" if counted == 0 else f"{counted} card{'s' * (counted != 1)}!"
-        self._say(f"💥 {name} presses the launcher ({reason}, press {number}): {outcome}")
+        self._say(f"{name} presses the launcher ({reason}, press {number}): {outcome}")
 
     def _journal_press(self, move: Move) -> None:
         if self.writer is not None:

@@ -50,7 +50,7 @@
     renderStatus(); renderSeats(); renderJam(); renderFeed();
     document.body.dataset.busy = String(!!state.busy);
     document.body.dataset.version = String(state.version);
-    $("prompt").textContent = state.jam ? "The launcher is jammed: clear it (below the title)."
+    $("prompt").textContent = state.jam ? "The launcher is jammed: clear it, then answer in the box at the top."
       : state.busy ? "The launcher is pressing…" : (state.prompt || "starting…");
     show("press", allowed("press") && !state.jam);
     show("done", allowed("done") && !state.jam);
@@ -63,7 +63,7 @@
     parts.push(el("span", {}, "Colour: " + state.color_name));
     parts.push(el("span", {}, "Play goes " + (state.direction === 1 ? "clockwise ↻" : "anticlockwise ↺")));
     parts.push(el("span", {}, "Round " + state.round + " · to " + state.target));
-    parts.push(el("span", {}, "Launcher: " + state.pile + " cards · " + state.presses + " presses"));
+    parts.push(el("span", {}, "Launcher: " + state.pile + " cards · " + state.presses + (state.presses === 1 ? " press" : " presses")));
     if (state.phase === "game_over") parts.push(el("strong", {}, "Game over: " + state.players[state.winner] + " wins"));
     $("status").replaceChildren(...parts);
   }
@@ -98,7 +98,7 @@
   }
 
   function renderFeed() {
-    $("feed").replaceChildren(...state.log.slice(-16).reverse().map((t) => el("li", {class: t.startsWith("💥") ? "hit" : ""}, t)));
+    $("feed").replaceChildren(...state.log.slice(-16).reverse().map((t) => el("li", {class: t.includes(" presses the launcher ") ? "hit" : ""}, t)));
   }
 
   // -- a card being entered: colour, target and extra cards asked for one at a time ------------
