@@ -160,3 +160,14 @@ def test_a_double_tap_on_press_presses_once(referee: Any) -> None:
         ws.send_json({"type": "hello"})
         state = _until(ws, lambda m: not m["busy"] and m["presses"] >= 1)
     assert state["presses"] == 1 and state["current"] == 2
+
+
+def test_a_hand_count_is_corrected_from_the_page(referee: Any) -> None:
+    client, tokens = referee
+    with client.websocket_connect(f"/referee/ws?token={tokens.referee}", headers=ORIGIN) as ws:
+        _idle(ws)
+        _send(ws, {"type": "entry", "op": "play", "card": "R7"})
+        fixed = _send(ws, {"type": "entry", "op": "fix", "seat": 2, "count": 9})
+        assert fixed["hands"] == [7, 7, 9]
+        refused = _send(ws, {"type": "entry", "op": "fix", "seat": 2, "count": 500})
+    assert refused["type"] == "error"

@@ -39,7 +39,14 @@ from hardware.errors import LauncherFault
 from launcher.spec import open_launcher, resolve_spec
 
 #: Entries a page may send (``start`` is a ``play`` of the card turned up).
-PAGE_OPS = {"play": Op.PLAY, "press": Op.PRESS, "done": Op.DONE, "uno": Op.UNO, "catch": Op.CATCH}
+PAGE_OPS = {
+    "play": Op.PLAY,
+    "press": Op.PRESS,
+    "done": Op.DONE,
+    "uno": Op.UNO,
+    "catch": Op.CATCH,
+    "fix": Op.FIX,
+}
 MAX_EXTRA = 30  #: most extra cards a Discard All may take along
 MAX_HAND = 120  #: most cards tapped as left in one hand
 MAX_PULLED = 200
@@ -337,12 +344,14 @@ def entry_from_page(message: dict[str, Any], players: int) -> Entry:
     card = _card(message.get("card")) if op is Op.PLAY else None
     color = _color(message.get("color")) if message.get("color") is not None else None
     seat = _whole(message.get("seat"), "seat", players - 1)
-    count = _whole(message.get("count"), "count", MAX_EXTRA)
+    count = _whole(message.get("count"), "count", MAX_HAND if op is Op.FIX else MAX_EXTRA)
     uno = message.get("uno", False)
     if not isinstance(uno, bool):
         raise EntryRefused("uno: true or false")
-    if op in (Op.UNO, Op.CATCH) and seat is None:
+    if op in (Op.UNO, Op.CATCH, Op.FIX) and seat is None:
         raise EntryRefused("name the player (seat)")
+    if op is Op.FIX and count is None:
+        raise EntryRefused("count: how many cards the player really holds")
     return Entry(op, card=card, color=color, seat=seat, count=count, uno=uno)
 
 

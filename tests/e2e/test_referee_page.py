@@ -89,6 +89,13 @@ def test_a_refereed_round_with_the_emulator_jam_and_scoring(
     before = hand_sizes(page)["Kim"]
     tap(page, "#press")
     assert hand_sizes(page)["Kim"] >= before
+    # Kim finds one more card than the launcher counted (two stuck together): correct it
+    counted = hand_sizes(page)["Kim"]
+    page.click('[data-fix="2"]')
+    page.click('.fixer button[aria-label="one more"]')
+    tap(page, '[data-fix-set="2"]')
+    assert hand_sizes(page)["Kim"] == counted + 1
+    assert "Kim's hand corrected" in page.inner_text("#feed")
     # then red numbers until someone goes out, calling UNO on the last-but-one card
     number = 1
     while page.is_visible("#picker") and "scoring" not in page.inner_text("#prompt").lower():

@@ -79,8 +79,22 @@
       item.append(el("br"));
       if (n === 1 && allowed("uno") && state.exposed === i) item.append(button("UNO called by " + name, {class: "uno seat-uno", "data-seat": String(i)}, () => send({type: "entry", op: "uno", seat: i})));
       if (allowed("catch") && state.exposed === i) item.append(button("Catch " + name, {class: "catch seat-catch", "data-seat": String(i)}, () => send({type: "entry", op: "catch", seat: i})));
+      if (allowed("fix")) item.append(fixer(i, n));
       return item;
     }));
+  }
+
+  // a miscount (a card on the floor, two stuck together): "Correct" opens a − / + stepper
+  function fixer(seat, held) {
+    const box = el("span", {class: "fixer"});
+    const open = button("Correct", {"data-fix": String(seat), "aria-label": "correct " + state.players[seat] + "'s count"}, () => {
+      let count = held;
+      const shown = el("strong", {}, String(count));
+      const step = (d) => button(d > 0 ? "+" : "−", {"aria-label": (d > 0 ? "one more" : "one fewer")}, () => { count = Math.max(0, count + d); shown.textContent = String(count); });
+      box.replaceChildren(step(-1), shown, step(1), button("Set", {"data-fix-set": String(seat)}, () => send({type: "entry", op: "fix", seat, count})));
+    });
+    box.append(open);
+    return box;
   }
 
   function renderJam() {
