@@ -6,6 +6,7 @@ checked, nothing changed by a refused entry, and a journaled game resumed with i
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 from typing import Any
 
@@ -171,3 +172,36 @@ def test_a_hand_count_is_corrected_from_the_page(referee: Any) -> None:
         assert fixed["hands"] == [7, 7, 9]
         refused = _send(ws, {"type": "entry", "op": "fix", "seat": 2, "count": 500})
     assert refused["type"] == "error"
+
+
+def test_table_serve_referee_and_calibration_flags_choose_the_page() -> None:
+    from game.cli import build_parser
+    from game.cli.table import settings_from_args
+
+    def parse(*words: str) -> Any:
+        return settings_from_args(build_parser().parse_args(["table", "serve", *words]))
+
+    refereed = parse("--referee", "--players", "3")
+    assert refereed.mode == "referee"
+    assert [seat.bot for seat in refereed.seats] == [None, None, None]  # no bots at a real table
+    watched = parse("--calibration", "s.jsonl")
+    assert watched.mode == "calibration" and watched.calibration == Path("s.jsonl")
+    assert parse().mode == "virtual"
+
+
+def test_table_serve_referee_prints_the_referee_link_saved_beside_the_journal(
+    tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    import uvicorn
+
+    from game.cli import main
+    from game.web.auth import tokens_path
+
+    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    journal = tmp_path / "night.jsonl"
+    words = ["--seats", "Ann,Sam,Kim", "--launcher", "sim://", "--journal", str(journal)]
+    assert main(["table", "serve", "--referee", *words]) == 0
+    printed = capsys.readouterr().out
+    token = json.loads(tokens_path(journal).read_text())["referee"]
+    assert f"http://127.0.0.1:8000/referee/{token}" in printed
+    assert "/seat/" not in printed  # a refereed table has no seat links
