@@ -313,3 +313,23 @@ def test_with_the_emulator_each_press_fires_it_and_a_resume_fires_nothing_again(
     _people_play(again, 20)
     assert again.game.is_round_over()
     again.close()
+
+
+def test_a_journal_that_cannot_be_replayed_is_shown_on_every_page(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    session = GameSession(quick_settings(journal=journal, rounds=None))
+    session.open()
+    _people_play(session, 3)
+    session.close()
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    next(r for r in records if r.get("seat") in (0, 1))["moves"] = ["color:R"]
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    app, tokens = app_and_tokens(WebSettings(resume=journal))
+    with TestClient(app) as client, open_page(client, None) as socket:
+        page = hello(socket)
+        while not (message := page.receive()).get("failure"):
+            pass
+    assert "cannot be replayed" in message["failure"]
+    assert "cannot be replayed" in capsys.readouterr().err

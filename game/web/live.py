@@ -31,6 +31,7 @@ from __future__ import annotations
 
 import asyncio
 import json
+import sys
 from collections.abc import Callable
 from contextlib import suppress
 from dataclasses import dataclass
@@ -90,6 +91,7 @@ class Hub:
             await self.run(self.session.open)
         except UnoAttackError as error:
             self.failure = f"{error} ({error.hint})" if error.hint else str(error)
+            print(f"uno-attack: error: {self.failure}", file=sys.stderr, flush=True)
         finally:
             self.opened = True
             self.wake()
