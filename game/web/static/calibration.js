@@ -39,8 +39,8 @@
     $("table").replaceChildren(...rows);
     $("profile").classList.toggle("hidden", !data.profile);
     if (data.profile) {
-      $("profile-summary").textContent = "A " + data.profile.kind + " profile (" + data.profile.structure + ", presses " +
-        (data.profile.independent ? "look independent" : "do not look independent") + "). Save it with: uno-attack calibrate fit " + data.file + " --out PROFILE.toml";
+      $("profile-summary").textContent = "Kind: " + data.profile.kind + " (structure " + data.profile.structure + "; presses " +
+        (data.profile.independent ? "look independent" : "do not look independent") + "). Save it with: uno-attack calibrate fit " + data.file.split("/").pop() + " --out PROFILE.toml";
       $("profile-toml").textContent = data.profile.toml;
     }
   }
