@@ -137,6 +137,7 @@ class RefereeTable:
         for line, record in journal.numbered(ENTRY):
             try:
                 referee.apply(Entry.from_record(record))
+                self.version += 1  # as when it was tapped: versions go on where they were
             except IllegalEntry as error:
                 raise JournalError(
                     f"{journal.path}: line {line}: this entry cannot be replayed: {error}"

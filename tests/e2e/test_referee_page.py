@@ -13,7 +13,7 @@ from typing import Any
 
 from game.cards import Card
 from game.rulesets import load_ruleset
-from tests.e2e.conftest import Server
+from tests.e2e.conftest import Server, resume
 
 PLAYERS = ["Ann", "Sam", "Kim"]
 LAUNCHER = "emu://?fast=1&seed=1&faults=jam@0s"
@@ -127,3 +127,31 @@ def _tap_left(page: Any, code: str) -> None:
     colour = "W" if code.startswith("W") else code[0]
     page.click(f'#colours [data-color="{colour}"]')
     page.click(f'#cards [data-card="{code}"]')
+
+
+def test_the_referee_page_reconnects_to_a_server_resumed_after_sigkill(
+    serve: Callable[..., Server], phones: Callable[..., Any]
+) -> None:
+    server = serve("--referee", "--seats", ",".join(PLAYERS), "--seed", "2", "--launcher", "sim://")
+    page = referee_page(server, phones)
+    play(page, "R7")
+    play(page, "RH2")  # Sam hits Kim: two presses
+    before = (hand_sizes(page), page.inner_text("#status .card"), current(page))
+    version = page.evaluate(VERSION)
+    page.evaluate(
+        "() => document.querySelectorAll('#status > *').forEach((n) => n.dataset.seen = 1)"
+    )
+    server.kill()
+    page.wait_for_function(
+        "() => document.getElementById('connection').textContent !== 'connected'"
+    )
+    resume(server, "--referee", "--launcher", "sim://")
+    page.wait_for_function(
+        "() => document.getElementById('connection').textContent === 'connected'", timeout=20_000
+    )
+    page.wait_for_selector("#status > :not([data-seen])")  # drawn from the resumed server
+    assert "Resumed from" in page.inner_text("#feed")
+    assert page.evaluate(VERSION) == version
+    assert (hand_sizes(page), page.inner_text("#status .card"), current(page)) == before
+    play(page, "R3")  # the same link goes on refereeing
+    assert page.inner_text("#status .card") == "Red 3"
