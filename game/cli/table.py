@@ -76,6 +76,16 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--public-url", metavar="URL", help="the address phones use (default: found with --lan)"
     )
+    parser.add_argument(
+        "--referee",
+        action="store_true",
+        help="a game with physical cards: serve the tap-to-referee page (--seats names people)",
+    )
+    parser.add_argument(
+        "--calibration",
+        metavar="SESSION",
+        help="serve the live page of a `calibrate record` session file (JSONL) as it grows",
+    )
 
 
 def settings_from_args(args: argparse.Namespace) -> Any:
@@ -108,7 +118,7 @@ def settings_from_args(args: argparse.Namespace) -> Any:
             seats = parse_seats(args.seats, bots=BOT_NAMES)
         else:
             bots = [b.strip() for b in (args.bots or "").split(",") if b.strip()]
-            seats = default_seats(args.players, bots)
+            seats = default_seats(args.players, [] if args.referee else bots)
     return WebSettings(
         ruleset=args.ruleset or DEFAULT_RULESET,
         options=options,
@@ -123,6 +133,8 @@ def settings_from_args(args: argparse.Namespace) -> Any:
         allowed_origins=tuple(args.allowed_origin),
         lan=args.lan,
         public_url=args.public_url or (lan_url(args.port) if args.lan else None),
+        mode="referee" if args.referee else "calibration" if args.calibration else "virtual",
+        calibration=Path(args.calibration) if args.calibration else None,
     )
 
 
@@ -155,7 +167,12 @@ def run(args: argparse.Namespace) -> int:
     app = create_app(settings)
     context = app.state.context
     base = settings.public_url or f"http://{settings.host}:{settings.port}"
-    _print_links(join_links(context, base), f"{base}/host/{context.tokens.host}", settings.lan)
+    if settings.mode == "virtual":
+        _print_links(join_links(context, base), f"{base}/host/{context.tokens.host}", settings.lan)
+    else:  # the referee or calibration page prints its own link
+        for line in context.state.get("links", []):
+            sys.stdout.write(f"{line.format(base=base)}\n")
+        sys.stdout.flush()
     # a page's messages are a few hundred bytes: refuse big frames outright
     uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
         access_log=False,  # the request lines carry the tokens

@@ -49,6 +49,8 @@ class WebSettings:
     #: What the server runs: ``virtual`` (phones hold the hands). Other pages (the referee
     #: page, live calibration) may read it to decide what they offer.
     mode: str = "virtual"
+    #: ``mode="calibration"``: the ``calibrate record`` session file the live page follows.
+    calibration: Path | None = None
 
     @property
     def names(self) -> list[str]:
@@ -94,6 +96,7 @@ class WebSettings:
             lan=self.lan,
             public_url=self.public_url,
             mode=self.mode,
+            calibration=self.calibration,
         )
 
 

@@ -1,0 +1,232 @@
+"""The live calibration page: a ``calibrate record`` session watched from a phone or a TV.
+
+``uno-attack table serve --calibration SESSION.jsonl`` serves ``/calibration``, a
+read-only page (calibration counts are nobody's secret; the server still binds to
+localhost unless ``--lan``). The server follows the session file that ``calibrate
+record`` appends to (one fsync'd JSON line per press, :mod:`launcher.calibration.session`)
+and pushes a snapshot over Server-Sent Events (``/calibration/events``) whenever the
+file changes: the press count, the last press, the estimate of P(k) with its
+*simultaneous* 95 % intervals (:func:`launcher.calibration.intervals.estimate`, the same
+numbers ``calibrate fit`` prints) drawn as an inline SVG histogram, the mean with its
+interval, and, once the planned presses are in, the fitted profile
+(:func:`launcher.calibration.fit.fit_sessions`) as the TOML ``calibrate fit --out`` writes.
+
+Needs the ``calibration`` extra (numpy, scipy) besides ``web``.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+import math
+from collections.abc import AsyncIterator
+from html import escape
+from pathlib import Path
+from typing import Any
+
+from starlette.requests import Request
+from starlette.responses import FileResponse, Response, StreamingResponse
+from starlette.routing import BaseRoute, Route
+
+from game.web.routes import WebContext
+from hardware.errors import UnoAttackError
+
+MODE = "calibration"
+#: How often the server looks at the session file (seconds): a press takes longer.
+POLL_S = 0.25
+#: SSE comment sent when nothing changed for this long, so proxies keep the stream open.
+KEEPALIVE_S = 15.0
+WIDTH, HEIGHT, MARGIN = 360, 220, 28
+
+
+def routes(context: WebContext) -> list[BaseRoute]:
+    if context.settings.mode != MODE or context.settings.calibration is None:
+        return []
+    follower = SessionFollower(context.settings.calibration)
+    context.state.setdefault("links", []).extend(
+        [
+            f"Live calibration of {follower.path}",
+            "  page: {base}/calibration",
+        ]
+    )
+
+    async def page(request: Request) -> Response:
+        return FileResponse(context.static_dir / "calibration.html")
+
+    async def events(request: Request) -> Response:
+        return StreamingResponse(_stream(follower, request), media_type="text/event-stream")
+
+    async def snapshot(request: Request) -> Response:
+        return Response(json.dumps(follower.snapshot()), media_type="application/json")
+
+    return [
+        Route("/calibration", page),
+        Route("/calibration/events", events),
+        Route("/calibration/snapshot.json", snapshot),
+    ]
+
+
+async def _stream(follower: SessionFollower, request: Request) -> AsyncIterator[str]:
+    sent: object = _NOTHING_SENT
+    quiet = 0.0
+    while not await request.is_disconnected():
+        stamp = follower.stamp()
+        if stamp != sent:
+            sent = stamp
+            quiet = 0.0
+            data = await asyncio.to_thread(follower.snapshot)
+            yield f"data: {json.dumps(data)}\n\n"
+        elif quiet >= KEEPALIVE_S:
+            quiet = 0.0
+            yield ": still here\n\n"
+        await asyncio.sleep(POLL_S)  # sleep-ok: following a file another process writes
+        quiet += POLL_S
+
+
+_NOTHING_SENT = object()
+
+
+class SessionFollower:
+    """Reads the session file when it changed and summarises it for the page."""
+
+    def __init__(self, path: Path) -> None:
+        self.path = path
+        self._cached: tuple[tuple[int, int] | None, dict[str, Any]] | None = None
+
+    def stamp(self) -> tuple[int, int] | None:
+        try:
+            status = self.path.stat()
+        except OSError:
+            return None
+        return (status.st_size, status.st_mtime_ns)
+
+    def snapshot(self) -> dict[str, Any]:
+        stamp = self.stamp()
+        if self._cached is not None and self._cached[0] == stamp:
+            return self._cached[1]
+        data = self._summary() if stamp is not None else self._waiting()
+        self._cached = (stamp, data)
+        return data
+
+    def _waiting(self) -> dict[str, Any]:
+        return {
+            "file": str(self.path),
+            "presses": 0,
+            "state": "waiting",
+            "message": f"waiting for {self.path.name}: start `uno-attack calibrate record "
+            f"{self.path}`",
+        }
+
+    def _summary(self) -> dict[str, Any]:
+        try:
+            from launcher.calibration.session import read_session
+
+            session = read_session(self.path)
+        except ImportError:
+            return {
+                **self._waiting(),
+                "state": "error",
+                "message": "install 'uno-attack[calibration]'",
+            }
+        except UnoAttackError as error:
+            return {**self._waiting(), "state": "error", "message": str(error)}
+        return summarise(session)
+
+
+def summarise(session: Any) -> dict[str, Any]:
+    """What the page shows for a session read by :func:`read_session`."""
+    from launcher.calibration.intervals import estimate, mean_interval
+
+    counts = [press.count for press in session.presses]
+    header = session.header
+    planned = int(header.presses_planned)
+    data: dict[str, Any] = {
+        "file": str(session.path),
+        "launcher": header.launcher,
+        "planned": planned,
+        "presses": len(counts),
+        "last": counts[-1] if counts else None,
+        "state": "recording" if len(counts) < planned else "done",
+    }
+    if not counts:
+        return data
+    est = estimate(counts)
+    mean = mean_interval(counts)
+    data["distribution"] = [
+        {"count": k, "observed": int(c), "p": float(p), "low": float(lo), "high": float(hi)}
+        for k, c, p, lo, hi in zip(
+            est.values, est.counts, est.probabilities, est.low, est.high, strict=True
+        )
+    ]
+    data["tail"] = {"count_at_least": est.tail_from, "high": float(est.tail_high)}
+    data["mean"] = {"estimate": mean.mean, "low": _finite(mean.low), "high": _finite(mean.high)}
+    data["svg"] = histogram_svg(data["distribution"], len(counts))
+    if data["state"] == "done":
+        data["profile"] = _fitted(session)
+    return data
+
+
+def _fitted(session: Any) -> dict[str, Any]:
+    from launcher.calibration.fit import fit_sessions
+    from launcher.profiles.loading import profile_to_toml
+
+    name = session.path.stem or "fitted"
+    report = fit_sessions([session], name=name)
+    return {
+        "kind": report.profile.kind,
+        "structure": report.structure,
+        "independent": report.independent,
+        "toml": profile_to_toml(report.profile),
+        "notes": list(report.notes),
+    }
+
+
+def _finite(value: float) -> float | None:
+    return value if math.isfinite(value) else None
+
+
+def histogram_svg(distribution: list[dict[str, Any]], presses: int) -> str:
+    """P(k) as bars with their simultaneous intervals as whiskers; text labels on every bar."""
+    cells = max(len(distribution), 1)
+    plot_w, plot_h = WIDTH - 2 * MARGIN, HEIGHT - 2 * MARGIN
+    step = plot_w / cells
+    top = max([row["high"] for row in distribution] + [0.05])
+
+    def y(p: float) -> float:
+        return MARGIN + plot_h * (1 - p / top)
+
+    parts = [
+        f'<svg xmlns="http://www.w3.org/2000/svg" viewBox="0 0 {WIDTH} {HEIGHT}" role="img" '
+        f'aria-label="cards per press over {presses} presses, with 95 % simultaneous intervals">',
+        f'<line x1="{MARGIN}" y1="{MARGIN + plot_h}" x2="{WIDTH - MARGIN}" '
+        f'y2="{MARGIN + plot_h}" stroke="#a9b0bb"/>',
+    ]
+    for i, row in enumerate(distribution):
+        x = MARGIN + i * step
+        middle = x + step / 2
+        parts.append(
+            f'<rect class="bar" x="{x + step * 0.15:.1f}" y="{y(row["p"]):.1f}" '
+            f'width="{step * 0.7:.1f}" height="{MARGIN + plot_h - y(row["p"]):.1f}" '
+            f'fill="#2f6fd6"><title>{escape(_bar_title(row))}</title></rect>'
+        )
+        parts.append(
+            f'<line class="interval" x1="{middle:.1f}" y1="{y(row["low"]):.1f}" '
+            f'x2="{middle:.1f}" y2="{y(row["high"]):.1f}" stroke="#ffd24a" stroke-width="3"/>'
+        )
+        parts.append(
+            f'<text x="{middle:.1f}" y="{HEIGHT - 8}" fill="#f2f2f2" font-size="12" '
+            f'text-anchor="middle">{row["count"]}</text>'
+        )
+    parts.append(
+        f'<text x="{MARGIN}" y="{MARGIN - 10}" fill="#a9b0bb" font-size="12">'
+        f"bars: P(k cards), lines: 95 % simultaneous</text>"
+    )
+    parts.append("</svg>")
+    return "".join(parts)
+
+
+def _bar_title(row: dict[str, Any]) -> str:
+    return (
+        f"{row['count']} card(s): {row['observed']} presses, "
+        f"{row['p']:.1%} [{row['low']:.1%}, {row['high']:.1%}]"
+    )
