@@ -29,7 +29,7 @@ from game.chance import derive_seed, fresh_seed
 from game.driver import Presser
 from game.errors import GameError, JournalError
 from game.journal import ENTRY, PRESS, Journal, JournalWriter, confirm_launcher, read_journal
-from game.moves import Move
+from game.moves import FiredMove
 from game.referee import Entry, IllegalEntry, Op, Phase, Referee, check_refereeable
 from game.referee_entries import ALLOWED, PHASE_REASONS
 from game.rulesets import load_ruleset
@@ -174,7 +174,7 @@ class RefereeTable:
         outcome = "nothing!" if counted == 0 else f"{counted} card{'s' * (counted != 1)}!"
         self._say(f"{name} presses the launcher ({reason}, press {number}): {outcome}")
 
-    def _journal_press(self, move: Move) -> None:
+    def _journal_press(self, move: FiredMove) -> None:
         if self.writer is not None:
             self.writer.append({"type": PRESS, "counted": move.count})
 
