@@ -19,7 +19,24 @@ if TYPE_CHECKING:
     from game.driver import Presser
     from game.engine import Game
     from game.errors import GameError, IllegalMove, RulesetError
-    from game.moves import Decision, Move, MoveKind
+    from game.moves import (
+        AcceptMove,
+        AimMove,
+        CatchMove,
+        ChallengeMove,
+        ChooseMove,
+        Decision,
+        DrawMove,
+        FiredMove,
+        GiveMove,
+        Move,
+        MoveKind,
+        PassMove,
+        PenalizeMove,
+        PlayMove,
+        TakeMove,
+        UnoMove,
+    )
     from game.observe import Observation, Outcome
     from game.rulesets import RULESET_IDS, load_ruleset
 
@@ -27,6 +44,19 @@ if TYPE_CHECKING:
 _HOMES = {
     "RULESET_IDS": "game.rulesets",
     "Card": "game.cards",
+    "AcceptMove": "game.moves",
+    "AimMove": "game.moves",
+    "CatchMove": "game.moves",
+    "ChallengeMove": "game.moves",
+    "ChooseMove": "game.moves",
+    "DrawMove": "game.moves",
+    "FiredMove": "game.moves",
+    "GiveMove": "game.moves",
+    "PassMove": "game.moves",
+    "PenalizeMove": "game.moves",
+    "PlayMove": "game.moves",
+    "TakeMove": "game.moves",
+    "UnoMove": "game.moves",
     "Color": "game.cards",
     "Decision": "game.moves",
     "Game": "game.engine",
@@ -45,6 +75,19 @@ _HOMES = {
 
 __all__ = [
     "RULESET_IDS",
+    "AcceptMove",
+    "AimMove",
+    "CatchMove",
+    "ChallengeMove",
+    "ChooseMove",
+    "DrawMove",
+    "FiredMove",
+    "GiveMove",
+    "PassMove",
+    "PenalizeMove",
+    "PlayMove",
+    "TakeMove",
+    "UnoMove",
     "Card",
     "Color",
     "Decision",

@@ -29,7 +29,7 @@ from collections.abc import Callable, Iterable
 from typing import TYPE_CHECKING, Any
 
 from game.chance import derive_seed
-from game.moves import Decision, Move
+from game.moves import Decision, FiredMove, Move
 from hardware.errors import LauncherFault
 from launcher.base import Capability, DrawPile, Launcher
 
@@ -58,7 +58,7 @@ class Presser:
         *,
         owns_launcher: bool = False,
         on_fault: FaultHandler | None = None,
-        on_outcome: Callable[[Move], None] | None = None,
+        on_outcome: Callable[[FiredMove], None] | None = None,
         replay: Iterable[int] = (),
     ) -> None:
         self.launcher = launcher

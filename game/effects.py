@@ -2,11 +2,11 @@
 
 A card's effect is a list of :class:`~game.rulesets.Step` s (from the ruleset
 data or a user's custom-card file), run in order by the engine. Each block is a
-function ``block(game, step) -> bool`` that changes the game through the
-engine's internal helpers and returns True when it stopped to wait for a
-decision (a colour, a target, a challenge…); the engine resumes the list after
-the decision move. Who "next" is comes from the engine's turn pointer
-(``game._pos``): a Skip moves the pointer past a player, so a Hit card's
+function ``block(ctx, step) -> bool`` that changes the game only through the
+:class:`EffectContext` protocol (never a private member of the Game) and returns
+True when it stopped to wait for a decision (a colour, a target, a challenge…);
+the engine resumes the list after the decision move. Who "next" is comes from
+the turn pointer (``ctx.pos``): a Skip moves the pointer past a player, so a Hit card's
 ``hit`` followed by ``skip`` makes the next player press and lose the turn.
 
 Blocks (arguments in brackets, defaults after ``=``):

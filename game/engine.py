@@ -23,53 +23,70 @@ moves. Out-of-turn moves — calling UNO, catching a player who did not, jumping
 in — are in :meth:`Game.table_moves` (each carries the acting seat in ``by``).
 :meth:`Game.play` accepts both and raises :class:`~game.errors.IllegalMove`
 naming the broken rule, changing nothing.
+
+The round's state is one :class:`~game.round.RoundState` (:attr:`Game.round`);
+what is legal is :mod:`game.legal`, the deal and the scoring :mod:`game.table`,
+the decisions :mod:`game.turns`: plain functions over that state.
 """
 
 from __future__ import annotations
 
 import copy
-import dataclasses
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from typing import Any
 
-from game.cards import COLORS, Card, Color, Kind, all_cards, sort_key
+from game import legal, table
+from game import turns as flow
+from game.cards import Card, Color, sort_key
 from game.chance import Chance, fresh_seed, seeded
 from game.driver import Presser, open_game_launcher
-from game.effects import RUNNERS, skipped_step
-from game.errors import IllegalMove, RulesetError
-from game.explain import explain, explain_table
-from game.moves import Decision, Move, MoveKind
-from game.observe import Observation, Outcome, redact
+from game.effects import RUNNERS
+from game.errors import GameError, IllegalMove, RulesetError
+from game.explain import explain
+from game.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
+from game.moves import Decision, FiredMove, Move, MoveKind, PenalizeMove, UnoMove
+from game.observe import Observation, Outcome, observe
+from game.round import PressDue, RoundField, RoundState
 from game.rulesets import Ruleset, Step, load_ruleset
-from game.table import PressDue, TableMixin
 from launcher.base import Launcher
 
 Event = dict[str, Any]
 EventCallback = Callable[[Event], None]
 
-DRAW = Move(MoveKind.DRAW)
-PASS = Move(MoveKind.PASS)
-TAKE = Move(MoveKind.TAKE)
-CHALLENGE = Move(MoveKind.CHALLENGE)
-ACCEPT = Move(MoveKind.ACCEPT)
-UNO = Move(MoveKind.UNO)
-_PLAY: dict[Card, Move] = {}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 _DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
-_COLOR_MOVES = [Move.choose(c) for c in COLORS]
-_SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
+_NO_KINDS: frozenset[Any] = frozenset()
 
 
-_PLAY.update((card, Move.play(card)) for card in all_cards())
+class Game:
+    """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`.
 
+    Drive it with :meth:`play`; the methods documented as *engine steps*
+    (:meth:`play_card`, :meth:`run_effects`, :meth:`after_effects`...) are the moves'
+    effects, for :mod:`game.turns` and :mod:`game.table`: they skip the legality check.
+    """
 
-def _play_move(card: Card) -> Move:
-    return _PLAY[card]
-
-
-class Game(TableMixin):
-    """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`."""
+    # The round's public state, kept in :attr:`round` (game.round.RoundState).
+    hands = RoundField[list[list[Card]]]()
+    discard = RoundField[list[Card]]()
+    pile = RoundField["deque[Card]"]()
+    active_color = RoundField[Color | None]()
+    direction = RoundField[int]()
+    dealer = RoundField[int]()
+    current = RoundField[int]()
+    decider = RoundField[int]()
+    pending = RoundField[Decision]()
+    turns = RoundField[int]()
+    round_winner = RoundField[int | None]()
+    queue = RoundField["deque[Step]"]()
+    actor = RoundField[int]()
+    card = RoundField[Card | None]()
+    context = RoundField[str]()
+    pos = RoundField[int]()
+    target = RoundField[int | None]()
+    first_phase = RoundField[bool]()
+    stack = RoundField[int]()
 
     def __init__(
         self,
@@ -97,45 +114,22 @@ class Game(TableMixin):
         )
         self.pile_generation = 0
         self._stack_of_states: list[dict[str, Any]] = []
-        self.context = "turn"
-        self._drawn_cards = self._draw_empties = 0
-        self._last_volley: tuple[Card, ...] = ()
-        self._due_seat_drawn = 0
         self.seed = seed
         self.on_event = on_event
         self.events: list[Event] = []
         self._chance = chance
         self._owns_launcher = owns_launcher
-        self._compile_rules(ruleset)
+        self.rules = CompiledRules.of(ruleset)
         self.scores = [0] * self.num_players
         #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
         self.eliminated = [False] * self.num_players
         self.round_number = 0
         self.total_turns = 0
         self.winner: int | None = None
-        self._reset_round_state()
-        self._start_game()
+        #: Everything the next deal resets (game.round.RoundState).
+        self.round = RoundState.fresh(self.num_players)
+        table.start_game(self)
         self._settle()
-
-    def _compile_rules(self, ruleset: Ruleset) -> None:
-        """Read the options the hot paths need once, and each card's effect steps."""
-        self._challenge_steps = {
-            kind: next((s for s in steps if s.name == "challenge"), None)
-            for kind, steps in ruleset.effects.items()
-        }
-        options = ruleset.options
-        self._bluff = bool(options["wild_draw_bluff"])
-        self._jump_in = bool(options["jump_in"])
-        self._seven_zero = bool(options["seven_zero"])
-        self._turn_limit = int(options["round_turn_limit"])
-        self._reloads = options["empty_launcher"] == "reload"
-        # draw_until_playable: the cap counts cards; presses that bring nothing do not count,
-        # but at most hit_fire_cap of them more, so an empty launcher never loops for ever
-        until_cap = int(options["draw_until_cap"]) + int(options["hit_fire_cap"])
-        self._draw_presses = until_cap if options["draw_until_playable"] else 1
-        self._play_after_draw = ruleset.play_after_draw
-        self._steps_for = {card: self._card_steps(card) for card in all_cards()}
-        self._challengeable = {c for c in all_cards() if self._challenge_steps.get(c.kind)}
 
     @classmethod
     def new(
@@ -166,15 +160,10 @@ class Game(TableMixin):
         if not presses:
             return cls(rules, players, None, seeded(seed), seed=seed, on_event=on_event)
         device, owned = open_game_launcher(rules, launcher, seed)
+        chance = seeded(seed)
         try:
             return cls(
-                rules,
-                players,
-                device,
-                seeded(seed),
-                seed=seed,
-                on_event=on_event,
-                owns_launcher=owned,
+                rules, players, device, chance, seed=seed, on_event=on_event, owns_launcher=owned
             )
         except BaseException:
             if owned:
@@ -191,23 +180,15 @@ class Game(TableMixin):
         """The launcher the game's :attr:`presser` presses (None for a chance-move game)."""
         return self.presser.launcher if self.presser is not None else None
 
-    def _launcher_text(self) -> str:
-        return repr(self.launcher) if self.presser is not None else "chance"
-
     def _settle(self) -> None:
         """Let the attached driver make any pending presses (a jam leaves them pending)."""
         if self.presser is not None and self.pending is Decision.PRESS:
             self.presser.settle(self)
 
-    def start_next_round(self) -> None:
-        """After a round ends: collect every card, pass the deal to the left, deal again."""
-        super().start_next_round()
-        self._settle()
-
     @property
     def press_due(self) -> PressDue | None:
         """The pending chance node (who presses, how many times, why), or None."""
-        return self._due if self.pending is Decision.PRESS else None
+        return self.round.due if self.pending is Decision.PRESS else None
 
     def __enter__(self) -> Game:
         return self
@@ -237,23 +218,43 @@ class Game(TableMixin):
     @property
     def stacked(self) -> int:
         """Presses waiting on the stack (Mega Hit stacking, draw stacking, a pending challenge)."""
-        return self.stack
+        return self.round.stack
 
     @property
     def uno_pending(self) -> int | None:
         """The seat that is down to one card and has not called UNO yet (it can still be caught)."""
-        if (
-            self._uno_open is not None
-            and not self._uno_called
-            and len(self.hands[self._uno_open]) == 1
-        ):
-            return self._uno_open
+        state = self.round
+        seat = state.uno_open
+        if seat is not None and not state.uno_called and len(state.hands[seat]) == 1:
+            return seat
         return None
 
     @property
     def drawn_card(self) -> Card | None:
         """The card a DRAWN decision is about."""
-        return self._drawn
+        return self.round.drawn
+
+    def left_seat(self, seat: int) -> int:
+        """The next seat still in play clockwise (deal order), whatever the direction of play."""
+        n = self.num_players
+        seat = (seat + 1) % n
+        while self.eliminated[seat]:
+            seat = (seat + 1) % n
+        return seat
+
+    @property
+    def seats_in_play(self) -> list[int]:
+        """Seats not eliminated (all of them unless ``scoring=elimination``)."""
+        return [s for s in range(self.num_players) if not self.eliminated[s]]
+
+    @property
+    def players_in(self) -> int:
+        return self.num_players - sum(self.eliminated)
+
+    @property
+    def chance(self) -> Chance:
+        """The game's seeded source of randomness (shuffles, the launcher's returns)."""
+        return self._chance
 
     # -- python-chess-style API: copy, push/pop, outcome, observation ------------------
     def copy(self) -> Game:
@@ -287,15 +288,11 @@ class Game(TableMixin):
     def _state(self) -> dict[str, Any]:
         """A snapshot of every mutable part of the game (shallow where values are immutable)."""
         state = dict(self.__dict__)
-        state["hands"] = [list(hand) for hand in self.hands]
-        state["discard"] = list(self.discard)
-        state["pile"] = deque(self.pile)
-        state["queue"] = deque(self.queue)
+        state["round"] = self.round.copy()
         state["events"] = list(self.events)
         state["scores"] = list(self.scores)
         state["eliminated"] = list(self.eliminated)
         state["_stack_of_states"] = list(self._stack_of_states)
-        state["_due"] = None if self._due is None else dataclasses.replace(self._due)
         state["_chance"] = copy.deepcopy(self._chance)
         return state
 
@@ -310,21 +307,7 @@ class Game(TableMixin):
 
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now (its hand, the sizes of the others, the public history)."""
-        mine = seat == self.decider and self.pending is not Decision.PRESS
-        return Observation(
-            seat=seat,
-            hand=tuple(c.code for c in self.hand(seat)),
-            hand_sizes=tuple(self.hand_sizes),
-            top_card=self.discard[-1].code,
-            active_color=self.active_color.value if self.active_color else None,
-            direction=self.direction,
-            pending=self.pending.value,
-            decider=self.decider,
-            legal_moves=tuple(str(m) for m in self.legal_moves()) if mine else (),
-            scores=tuple(self.scores),
-            pile_size=len(self.pile),
-            history=tuple(redact(e, seat) for e in self.events),
-        )
+        return observe(self, seat)
 
     def __repr__(self) -> str:
         return (
@@ -336,87 +319,27 @@ class Game(TableMixin):
     # -- legal moves ----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """The moves :attr:`decider` may make now (empty when the round or game is over)."""
-        moves = self._legal
+        moves = self.round.legal
         if moves is None:
-            moves = self._legal = self._compute_legal()
+            moves = self.round.legal = self._compute_legal()
         return list(moves)
 
     def _compute_legal(self) -> list[Move]:
-        pending, seat = self.pending, self.decider
-        if pending is Decision.TURN:
-            moves = [_PLAY[c] for c in self._playable_cards(seat)]
-            moves.append(DRAW)
-            return moves
-        if pending is Decision.COLOR:
-            return list(_COLOR_MOVES)
-        if pending is Decision.TARGET:
-            return [Move.aim(s) for s in self.seats_in_play if s != seat]
-        if pending is Decision.DRAWN:
-            return [_play_move(self._drawn), PASS] if self._drawn is not None else [PASS]
-        if pending is Decision.PLAY_AGAIN:
-            return [_play_move(c) for c in self._playable_cards(seat)] + [PASS]
-        if pending is Decision.GIVE:
-            return [Move.give(c) for c in dict.fromkeys(self.hands[seat])]
-        if pending is Decision.STACK:
-            return self._stack_moves(seat) + [TAKE]
-        if pending is Decision.CHALLENGE:
-            return [CHALLENGE, ACCEPT] + self._stack_moves(seat)
-        return []  # PRESS: a chance node, any ``fired:N`` (N >= 0) is an outcome
-
-    def _stack_moves(self, seat: int) -> list[Move]:
-        if not self.can_stack():
-            return []
-        kinds = self.ruleset.stack_kinds
-        return [_play_move(c) for c in dict.fromkeys(self.hands[seat]) if c.kind in kinds]
-
-    def _playable_cards(self, seat: int) -> list[Card]:
-        """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
-        hand = self.hands[seat]
-        top, color = self.discard[-1], self.active_color
-        kind, number = top.kind, top.number
-        seen: dict[Card, None] = {}
-        for card in hand:
-            if (
-                card.color is None
-                or card.color is color
-                or (card.kind is kind and card.number == number)
-            ):
-                seen[card] = None
-        if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
-            seen.pop(hand[0], None)
-        if not self._bluff:
-            for card in list(seen):
-                if self._challenge_steps.get(card.kind) and self._would_be_guilty(seat, card):
-                    del seen[card]
-        return list(seen)
+        stackable = self.ruleset.stack_kinds if self.can_stack() else _NO_KINDS
+        return legal.legal_moves(self.rules, self.round, self.seats_in_play, stackable)
 
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
-        moves: list[Move] = []
-        if self.pending is Decision.PRESS or self.pending in _DONE:
-            return moves
-        open_seat = self.uno_pending
-        if open_seat is not None:
-            moves.append(UNO)
-            moves += [Move.catch(open_seat, s) for s in self.seats_in_play if s != open_seat]
-        if self._jump_in and self.pending is Decision.TURN:
-            top = self.discard[-1]
-            if top.color is not None:
-                moves += [
-                    Move.play(top, by=s)
-                    for s in self.seats_in_play
-                    if s != self.decider and top in self.hands[s]
-                ]
-        return moves
+        return legal.table_moves(self.rules, self.round, self.seats_in_play, self.uno_pending)
 
     def seat_of(self, move: Move) -> int | None:
         """Which seat makes ``move`` (the decider for ordinary moves)."""
         if move.by is not None:
             return move.by
-        if move.kind is MoveKind.UNO:
-            return self._uno_open
-        if move.kind is MoveKind.PENALIZE:
-            return move.target
+        if isinstance(move, UnoMove):
+            return self.round.uno_open
+        if isinstance(move, PenalizeMove):
+            return move.seat
         return self.decider
 
     # -- making moves -------------------------------------------------------------
@@ -424,271 +347,136 @@ class Game(TableMixin):
         """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
         if isinstance(move, str):
             move = Move.parse(move)
-        if self.pending is Decision.PRESS:
+        state = self.round
+        if state.pending is Decision.PRESS:
             self._play_chance(move)
             return
         if move.by is not None or move.kind in _TABLE_KINDS:
-            self._play_table(move)
+            flow.play_table(self, move)
             self._settle()
             return
-        legal = self._legal if self._legal is not None else self.legal_moves()
-        for candidate in legal:
+        legal_now = state.legal if state.legal is not None else self.legal_moves()
+        for candidate in legal_now:
             if candidate is move:
                 break
         else:
-            if move not in legal:
+            if move not in legal_now:
                 raise IllegalMove(explain(self, move))
-        self._legal = None
-        seat = self.decider
-        if self._uno_open is not None and seat != self._uno_open:
-            self._uno_open = None
-        _HANDLERS[self.pending](self, move, seat)
+        state.legal = None
+        seat = state.decider
+        if state.uno_open is not None and seat != state.uno_open:
+            state.uno_open = None
+        flow.HANDLERS[state.pending](self, move, seat)
         if self.pending is Decision.PRESS and self.presser is not None:
             self.presser.settle(self)
 
     def _play_chance(self, move: Move) -> None:
         """Feed one press's outcome (the game is at a chance node)."""
-        if move.kind is not MoveKind.FIRED or move.count is None or move.count < 0:
+        due = self.round.due
+        if not isinstance(move, FiredMove) or move.count < 0:
             raise IllegalMove(
                 f"the game waits for a launcher press by P{self.decider} "
-                f"({self._due.reason if self._due else ''}): feed fired:N, not {move}"
+                f"({due.reason if due else ''}): feed fired:N, not {move}"
             )
-        self._legal = None
-        self._on_fired(move.count)
-
-    def _on_turn(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.DRAW:
-            self._draw(seat)
-        else:
-            self._play_card(seat, move.required_card, "turn")
-
-    def _on_color(self, move: Move, seat: int) -> None:
-        self.active_color = move.color
-        self._emit("color", player=seat, color=move.required_color.value)
-        self._run()
-
-    def _on_target(self, move: Move, seat: int) -> None:
-        self.target = move.target
-        self._emit("target", player=seat, target=move.target)
-        self._run()
-
-    def _on_drawn(self, move: Move, seat: int) -> None:
-        self._drawn = None
-        if move.kind is MoveKind.PASS:
-            self._emit("pass", player=seat)
-            self.pos = seat
-            self._after_effects()
-        else:
-            self._play_card(seat, move.required_card, "drawn")
-
-    def _on_play_again(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.PASS:
-            self._emit("pass", player=seat)
-            self._run()
-        else:
-            self._play_card(seat, move.required_card, "play-again", keep_pos=True)
-
-    def _on_give(self, move: Move, seat: int) -> None:
-        receiver = self._next(self.pos)
-        card = move.required_card
-        self.hands[seat].remove(card)
-        self.hands[receiver].append(card)
-        self._emit("give", player=seat, to=receiver, card=card.code)
-        self._hand_shrank(seat)
-        self._run()
-
-    def _on_stack(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.TAKE:
-            total, self.stack = self.stack, 0
-            self._emit("take", player=seat, presses=total)
-            if self._stack_skips:
-                self.pos = seat
-                self.queue.appendleft(skipped_step(seat, "take"))
-            self._challenge = None
-            if not self._presses(seat, total, self._stack_reason):
-                self._run()
-        else:
-            self._challenge = None
-            self._play_card(seat, move.required_card, "stack")
-
-    def _on_challenge(self, move: Move, seat: int) -> None:
-        if move.kind is MoveKind.PLAY:
-            self._on_stack(move, seat)
-            return
-        guilty_n, innocent_n = self._challenge or (0, 0)
-        self._challenge = None
-        total, self.stack = self.stack, 0
-        if move.kind is MoveKind.ACCEPT:
-            self._emit("accept", player=seat)
-            self.pos = seat
-            self.queue.appendleft(skipped_step(seat, "accept"))
-            waiting = self._presses(seat, total, self._stack_reason)
-        else:
-            waiting = self._resolve_challenge(seat, guilty_n, innocent_n)
-        if not waiting:
-            self._run()
-
-    def _resolve_challenge(self, seat: int, guilty_n: int, innocent_n: int) -> bool:
-        accused = self.actor
-        self._emit(
-            "challenge",
-            player=seat,
-            accused=accused,
-            guilty=self._guilty,
-            hand=[c.code for c in self.hands[accused]],
-        )
-        if self._guilty:
-            return self._presses(accused, guilty_n, "challenge")
-        self.pos = seat
-        self.queue.appendleft(skipped_step(seat, "challenge"))
-        return self._presses(seat, innocent_n, "challenge")
-
-    # -- table (out-of-turn) moves ------------------------------------------------
-    def _play_table(self, move: Move) -> None:
-        if move.kind is MoveKind.PENALIZE:
-            self._penalize(move)
-            return
-        if move not in self.table_moves():
-            raise IllegalMove(explain_table(move))
-        self._legal = None
-        if move.kind is MoveKind.UNO:
-            self._uno_called = True
-            self._emit("uno", player=self._uno_open, by=self._uno_open, caught=False)
-        elif move.kind is MoveKind.CATCH:
-            victim = move.required_target
-            self._uno_open = None
-            self._emit("uno", player=victim, by=move.by, caught=True)
-            penalty = int(self.ruleset.options["uno_penalty"])
-            self._presses(victim, penalty, "uno-penalty", then="resume")
-        else:
-            self._uno_open = None if self._uno_open != move.by else self._uno_open
-            self.current = move.required_by
-            self._play_card(move.required_by, move.required_card, "jump-in")
-
-    def _penalize(self, move: Move) -> None:
-        presses = self.ruleset.options["suggestion_penalty"]
-        seat = move.target
-        if not presses or self.is_round_over() or self.pending is Decision.PRESS or seat is None:
-            raise IllegalMove(
-                "the suggestion penalty is off (option suggestion_penalty) or the round is over"
-            )
-        if not 0 <= seat < self.num_players:
-            raise IllegalMove(f"there is no seat {seat}")
-        self._legal = None
-        self._presses(seat, presses, "suggestion-penalty", then="resume")
+        self.round.legal = None
+        flow.on_fired(self, move.count)
 
     # -- the turn machinery ----------------------------------------------------------
-    def _play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
-        hand = self.hands[seat]
-        if card in self._challengeable:
-            self._guilty = self._would_be_guilty(seat, card)
+    def play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
+        """Engine step (game.turns): move ``card`` from the hand to the pile and resolve it."""
+        state = self.round
+        hand = state.hands[seat]
+        if card in self.rules.challengeable:
+            state.guilty = legal.would_be_guilty(self.rules, state, seat, card)
         hand.remove(card)
-        self.discard.append(card)
-        self.active_color = card.color
-        self._emit("play", player=seat, card=card.code, reason=context)
-        self.actor, self.card, self.context = seat, card, context
+        state.discard.append(card)
+        state.active_color = card.color
+        self.emit("play", player=seat, card=card.code, reason=context)
+        state.actor, state.card, state.context = seat, card, context
         if not keep_pos:
-            self.pos = seat
-        self.target = None
-        self._hand_shrank(seat)
-        steps = self._steps_for[card]
+            state.pos = seat
+        state.target = None
+        self.hand_shrank(seat)
+        steps = self.rules.steps_for[card]
         if steps:
-            self.queue = deque(steps)
-            self._run()
+            state.queue = deque(steps)
+            self.run_effects()
         else:
-            self.queue.clear()
-            self._after_effects()
+            state.queue.clear()
+            self.after_effects()
 
-    def _card_steps(self, card: Card) -> tuple[Step, ...]:
-        """The effect of ``card`` under this game's rules (7-0 adds to the 7 and the 0)."""
-        steps = tuple(self.ruleset.effects.get(card.kind, ()))
-        if card.kind is Kind.NUMBER and self._seven_zero and card.number in _SEVEN_ZERO:
-            steps += _SEVEN_ZERO[card.number]
-        return steps
-
-    def _would_be_guilty(self, seat: int, card: Card) -> bool:
-        """Was playing this challengeable wild against the rules (rules.md 3.2, 4.2)?"""
-        step = self._challenge_steps[card.kind]
-        assert step is not None
-        others = list(self.hands[seat])
-        others.remove(card)
-        if step.get("test", "color") == "color":
-            return any(c.color is self.active_color and c.color is not None for c in others)
-        top, color = self.discard[-1], self.active_color
-        return any(
-            c is not card
-            and (
-                c.color is None
-                or c.color is color
-                or (c.kind is top.kind and c.number == top.number)
-            )
-            for c in others
-        )
-
-    def _hand_shrank(self, seat: int) -> None:
-        size = len(self.hands[seat])
+    def hand_shrank(self, seat: int) -> None:
+        """Engine step: note a seat that went out or is down to one card (UNO)."""
+        state = self.round
+        size = len(state.hands[seat])
         if size == 0:
-            self._out = seat
-        elif size == 1 and self._uno_open != seat:
-            self._uno_open, self._uno_called = seat, False
+            state.out = seat
+        elif size == 1 and state.uno_open != seat:
+            state.uno_open, state.uno_called = seat, False
 
-    def _draw(self, seat: int) -> None:
-        self._emit("draw", player=seat)
-        self._last_volley = ()
-        self._due_seat_drawn = seat
-        self._drawn_cards = self._draw_empties = 0
-        until = "playable" if self._draw_presses > 1 else "count"
-        self._presses(seat, self._draw_presses, "draw", until=until, then="draw")
-
-    def _after_draw(self, seat: int) -> None:
-        """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
-        playable = [c for c in self._last_volley if self._fits(c)]
-        if self._play_after_draw and playable:
-            self._drawn = playable[0]
-            self._ask(Decision.DRAWN, seat)
-            return
-        self.pos = seat
-        self._after_effects()
-
-    def _fits(self, card: Card) -> bool:
-        """May the decider play ``card`` (just drawn) now?"""
-        top, color = self.discard[-1], self.active_color
-        if card.color is None:
-            return card in self._playable_cards(self.decider)  # the bluff rule may forbid it
-        return card.color is color or (card.kind is top.kind and card.number == top.number)
-
-    def _run(self) -> None:
-        queue = self.queue
+    def run_effects(self) -> None:
+        """Engine step: run the effect blocks left in the queue, until one asks or presses."""
+        queue = self.round.queue
         while queue:
             step = queue.popleft()
             if RUNNERS[step.name](self, step):
                 return
-        self._after_effects()
+        self.after_effects()
 
-    def _after_effects(self) -> None:
-        self.first_phase = False
-        if self._out is not None:
-            self._end_round(self._out)
+    def after_effects(self) -> None:
+        """Engine step: the card is resolved; end the round or begin the next turn."""
+        state = self.round
+        state.first_phase = False
+        if state.out is not None:
+            table.end_round(self, state.out)
             return
-        self._begin_turn(self._next(self.pos))
+        self.begin_turn(self.next_seat(state.pos))
 
-    def _begin_turn(self, seat: int) -> None:
-        limit = self._turn_limit
-        if limit and self.turns >= limit:  # round_turn_limit turns were played: no more
-            self._end_round(None)
+    def begin_turn(self, seat: int) -> None:
+        """Engine step: ``seat``'s turn begins (or the round ends at ``round_turn_limit``)."""
+        state = self.round
+        limit = self.rules.turn_limit
+        if limit and state.turns >= limit:  # round_turn_limit turns were played: no more
+            table.end_round(self, None)
             return
-        self.current = self.decider = seat
-        self.pending = Decision.TURN
-        self._legal = None
-        self.turns += 1
+        state.current = state.decider = seat
+        state.pending = Decision.TURN
+        state.legal = None
+        state.turns += 1
         self.total_turns += 1
 
-    def _ask(self, decision: Decision, seat: int) -> bool:
-        """Stop for ``seat``'s decision; the log says which moves were offered."""
-        self.pending, self.decider = decision, seat
-        self._legal = moves = self._compute_legal()
-        self._emit("decision", player=seat, decision=decision.value, moves=[str(m) for m in moves])
-        return True
+    # -- the table between turns (game.table) ------------------------------------------
+    def start_next_round(self) -> None:
+        """After a round ends: collect every card, pass the deal to the left, deal again."""
+        if self.pending is not Decision.ROUND_OVER:
+            raise GameError(
+                "the next round can start only when a round is over and the game is not"
+                if self.pending is not Decision.GAME_OVER
+                else "the game is over"
+            )
+        cards = table.collect(self.round, len(self.ruleset.deck))
+        table.deal(self, cards, self.left_seat(self.dealer))
+        self._settle()
+
+    def set_position(
+        self,
+        hands: Sequence[Sequence[Card]],
+        top: Card,
+        *,
+        color: Color | None = None,
+        current: int = 0,
+        direction: int = 1,
+        bottom: Sequence[Card] = (),
+    ) -> None:
+        """Set up a position (tests, puzzles, a referee fixing the table) from the game's cards.
+
+        ``hands`` and ``top`` must come out of the deck; ``bottom`` are the next
+        cards the launcher will yield, in order; every other card is loaded
+        after them in deck order. ``current`` is to play. Emits a ``deal`` event
+        (with ``position: true``), so logs still account for every card.
+        """
+        table.set_position(self, hands, top, color, direction, bottom)
+        self.begin_turn(current)
 
     # -- the effect context (game.effects.EffectContext), with full information ---------
     @property
@@ -697,23 +485,23 @@ class Game(TableMixin):
 
     def next_seat(self, seat: int) -> int:
         """The next seat in play in the direction of play."""
-        n, d = self.num_players, self.direction
+        n, d = self.num_players, self.round.direction
         seat = (seat + d) % n
         while self.eliminated[seat]:
             seat = (seat + d) % n
         return seat
 
-    _next = next_seat
-
     def actor_out(self) -> bool:
-        return self._out is not None and self._out == self.actor
+        state = self.round
+        return state.out is not None and state.out == state.actor
 
     def can_stack(self) -> bool:
-        card = self.card
+        state = self.round
+        card = state.card
         return (
             self.ruleset.stacking
-            and not self.first_phase
-            and self._out is None
+            and not state.first_phase
+            and state.out is None
             and card is not None
             and card.kind in self.ruleset.stack_kinds
         )
@@ -721,73 +509,82 @@ class Game(TableMixin):
     def may_stack(self, seat: int) -> bool:
         """Offer a stack only to a seat holding a stack card."""
         kinds = self.ruleset.stack_kinds
-        return any(c.kind in kinds for c in self.hands[seat])
+        return any(c.kind in kinds for c in self.round.hands[seat])
 
     def may_play_again(self, seat: int) -> bool:
-        return bool(self._playable_cards(seat))
+        return bool(legal.playable_cards(self.rules, self.round, seat))
 
     def ask(self, decision: Decision, seat: int) -> bool:
-        return self._ask(decision, seat)
+        """Stop for ``seat``'s decision; the log says which moves were offered."""
+        state = self.round
+        state.pending, state.decider = decision, seat
+        state.legal = moves = self._compute_legal()
+        self.emit("decision", player=seat, decision=decision.value, moves=[str(m) for m in moves])
+        return True
 
-    def presses(self, seat: int, presses: int, reason: str, *, until: str = "count") -> bool:
-        return self._presses(seat, presses, reason, until=until)
+    def presses(
+        self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"
+    ) -> bool:
+        """Stop for ``presses`` presses by ``seat``; False when there are none to wait for.
+
+        ``then`` says how to carry on once they are done: ``run`` the rest of the
+        card's effect, finish a ``draw``, or ``resume`` the decision an out-of-turn
+        penalty interrupted.
+        """
+        if presses <= 0:
+            return False
+        flow.await_presses(self, PressDue(seat, presses, reason, until), then)
+        return True
 
     def emit(self, kind: str, **fields: Any) -> None:
-        self._emit(kind, **fields)
-
-    def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
-        self.stack, self._stack_reason, self._stack_skips = total, reason, skips
-        return self._ask(Decision.STACK, victim)
-
-    def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
-        n = step.number("n", 4)
-        self.stack += n
-        self._stack_reason, self._stack_skips = step.get("reason") or f"draw{n}", True
-        self._challenge = (
-            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
-        )
-        return self._ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
-
-    def discard_color(self) -> None:
-        """Discard All: the actor's cards of its colour go under it on the pile."""
-        card, actor = self.card, self.actor
-        color = card.color if card is not None and card.color is not None else self.active_color
-        hand = self.hands[actor]
-        dumped = [c for c in hand if c.color is color and color is not None]
-        if dumped:
-            hand[:] = [c for c in hand if c.color is not color]
-            self.discard[-1:-1] = dumped
-            self._emit("discard", player=actor, cards=[c.code for c in dumped])
-            self._hand_shrank(actor)
-
-    def trade(self, seat: int, other: int) -> None:
-        self.hands[seat], self.hands[other] = self.hands[other], self.hands[seat]
-        self._uno_open = None
-
-    def rotate(self) -> None:
-        """7-0's zero: every hand in play moves one seat in the direction of play."""
-        old = list(self.hands)
-        for seat in self.seats_in_play:
-            self.hands[self._next(seat)] = old[seat]
-        self._uno_open = None
-        self._emit("rotate", direction=self.direction, seats=self.seats_in_play)
-
-    def _emit(self, kind: str, **fields: Any) -> None:
+        """Log an event: to :attr:`events` and, as it happens, to ``on_event``."""
         event = {"type": kind, **fields}
         self.events.append(event)
         if self.on_event is not None:
             self.on_event(event)
 
+    def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
+        state = self.round
+        state.stack, state.stack_reason, state.stack_skips = total, reason, skips
+        return self.ask(Decision.STACK, victim)
 
-_HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
-    Decision.TURN: Game._on_turn,
-    Decision.COLOR: Game._on_color,
-    Decision.TARGET: Game._on_target,
-    Decision.DRAWN: Game._on_drawn,
-    Decision.PLAY_AGAIN: Game._on_play_again,
-    Decision.GIVE: Game._on_give,
-    Decision.STACK: Game._on_stack,
-    Decision.CHALLENGE: Game._on_challenge,
-}
+    def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
+        state = self.round
+        n = step.number("n", 4)
+        state.stack += n
+        state.stack_reason, state.stack_skips = step.get("reason") or f"draw{n}", True
+        state.challenge = (
+            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+        )
+        return self.ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
 
-__all__ = ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]
+    def discard_color(self) -> None:
+        """Discard All: the actor's cards of its colour go under it on the pile."""
+        state = self.round
+        card, actor = state.card, state.actor
+        color = card.color if card is not None and card.color is not None else state.active_color
+        hand = state.hands[actor]
+        dumped = [c for c in hand if c.color is color and color is not None]
+        if dumped:
+            hand[:] = [c for c in hand if c.color is not color]
+            state.discard[-1:-1] = dumped
+            self.emit("discard", player=actor, cards=[c.code for c in dumped])
+            self.hand_shrank(actor)
+
+    def trade(self, seat: int, other: int) -> None:
+        hands = self.round.hands
+        hands[seat], hands[other] = hands[other], hands[seat]
+        self.round.uno_open = None
+
+    def rotate(self) -> None:
+        """7-0's zero: every hand in play moves one seat in the direction of play."""
+        hands = self.round.hands
+        old = list(hands)
+        for seat in self.seats_in_play:
+            hands[self.next_seat(seat)] = old[seat]
+        self.round.uno_open = None
+        self.emit("rotate", direction=self.direction, seats=self.seats_in_play)
+
+
+__all__ = ["ACCEPT", "CHALLENGE", "DRAW", "PASS", "TAKE", "UNO"]
+__all__ += ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]

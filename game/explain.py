@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import TYPE_CHECKING
 
 from game.cards import Card, Kind
-from game.moves import Decision, Move, MoveKind
+from game.moves import CatchMove, Decision, Move, PlayMove, UnoMove
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -19,7 +19,7 @@ def explain(game: Game, move: Move) -> str:
     if pending is Decision.ROUND_OVER:
         return "the round is over: start the next round first"
     wanted = " ".join(str(m) for m in game.legal_moves())
-    if move.kind is MoveKind.PLAY and move.card is not None:
+    if isinstance(move, PlayMove):
         why = why_not_playable(game, seat, move.card)
         if why:
             return f"seat {seat} cannot play {move.card}: {why}"
@@ -35,7 +35,7 @@ def why_not_playable(game: Game, seat: int, card: Card) -> str:
     if card not in game.hands[seat]:
         return f"seat {seat} does not hold {card}"
     if pending is Decision.DRAWN:
-        return f"after drawing only the drawn card {game._drawn} may be played"
+        return f"after drawing only the drawn card {game.drawn_card} may be played"
     if pending in (Decision.STACK, Decision.CHALLENGE):
         kinds = ", ".join(sorted(k.label for k in game.ruleset.stack_kinds))
         return (
@@ -58,11 +58,11 @@ def why_not_playable(game: Game, seat: int, card: Card) -> str:
 
 def explain_table(move: Move) -> str:
     """Why an out-of-turn move is illegal now."""
-    if move.kind is MoveKind.UNO:
+    if isinstance(move, UnoMove):
         return "no one can call UNO now: it is called after playing the next-to-last card"
-    if move.kind is MoveKind.CATCH:
+    if isinstance(move, CatchMove):
         return (
-            f"seat {move.target} cannot be caught: only a player down to one card who has not "
+            f"seat {move.seat} cannot be caught: only a player down to one card who has not "
             "called UNO, before the next player begins, by another seat"
         )
     return f"{move}: jump-in needs option jump_in and a card identical to the top card"

@@ -3,7 +3,10 @@
 Everything a player does is a :class:`Move`: playing a card, drawing (pressing
 the launcher), and every decision that is not a card play — choose a colour,
 pick a target, challenge or accept, keep a drawn card, pass a card, take a
-stack, call or catch UNO. ``Move.parse(str(m)) == m`` (``docs/notation.md``)::
+stack, call or catch UNO. Each kind is its own small frozen dataclass
+(:class:`PlayMove`, :class:`ChooseMove`, :class:`AimMove`, ...) so a type
+checker narrows ``isinstance``/``match`` and no field is optional except
+``by``. ``Move.parse(str(m)) == m`` (``docs/notation.md``)::
 
     R7            play the red 7          draw        press the launcher / draw one
     color:G       choose green            target:2    aim at seat 2
@@ -20,8 +23,10 @@ stack, call or catch UNO. ``Move.parse(str(m)) == m`` (``docs/notation.md``)::
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from game.cards import Card, Color, NotationError
 
@@ -60,96 +65,76 @@ class MoveKind(StrEnum):
     FIRED = "fired"
 
 
-_BARE = {
-    MoveKind.DRAW,
-    MoveKind.CHALLENGE,
-    MoveKind.ACCEPT,
-    MoveKind.PASS,
-    MoveKind.TAKE,
-    MoveKind.UNO,
-}
+class _MoveType(type):
+    """Lets the generic constructor ``Move(kind, card=..., ...)`` build the typed kind."""
+
+    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
+        if cls is Move:
+            return _of_kind(*args, **kwargs)
+        return super().__call__(*args, **kwargs)
 
 
-@dataclass(frozen=True, slots=True)
-class Move:
-    """One move. ``by`` is set only for out-of-turn moves made by a seat other than the decider."""
+class Move(metaclass=_MoveType):
+    """One move; each kind is a subclass. ``by`` is set only for out-of-turn moves
+    made by a seat other than the decider (``R7@3``, ``catch:2@0``, ``uno@1``).
 
-    kind: MoveKind
-    card: Card | None = None
-    color: Color | None = None
-    target: int | None = None
-    by: int | None = None
-    count: int | None = None
+    ``Move(MoveKind.DRAW)`` and ``Move(MoveKind.PLAY, card=c)`` still work: they
+    build the typed kind (:class:`DrawMove`, :class:`PlayMove`).
+    """
 
-    # -- typed access: each kind's required field (no Optional at the call site) ------
-    @property
-    def required_card(self) -> Card:
-        """The card of a ``play``/``give`` move (ValueError for other kinds)."""
-        if self.card is None:
-            raise ValueError(f"move {self.kind.value} carries no card")
-        return self.card
+    __slots__ = ()
+    kind: ClassVar[MoveKind]
+    by: int | None
 
-    @property
-    def required_color(self) -> Color:
-        if self.color is None:
-            raise ValueError(f"move {self.kind.value} carries no colour")
-        return self.color
+    if TYPE_CHECKING:  # the generic constructor, served by _MoveType
 
-    @property
-    def required_target(self) -> int:
-        """The seat a ``target``/``catch``/``penalize`` move names."""
-        if self.target is None:
-            raise ValueError(f"move {self.kind.value} names no seat")
-        return self.target
-
-    @property
-    def required_by(self) -> int:
-        """The seat that makes an out-of-turn move."""
-        if self.by is None:
-            raise ValueError(f"move {self.kind.value} has no acting seat")
-        return self.by
+        def __init__(
+            self,
+            kind: MoveKind,
+            card: Card | None = None,
+            color: Color | None = None,
+            target: int | None = None,
+            by: int | None = None,
+            count: int | None = None,
+        ) -> None: ...
 
     # -- constructors ---------------------------------------------------------
     @staticmethod
-    def play(card: Card, by: int | None = None) -> Move:
-        return Move(MoveKind.PLAY, card=card, by=by)
+    def play(card: Card, by: int | None = None) -> PlayMove:
+        return PlayMove(card, by=by)
 
     @staticmethod
-    def choose(color: Color) -> Move:
-        return Move(MoveKind.COLOR, color=color)
+    def choose(color: Color) -> ChooseMove:
+        return ChooseMove(color)
 
     @staticmethod
-    def aim(seat: int) -> Move:
-        return Move(MoveKind.TARGET, target=seat)
+    def aim(seat: int) -> AimMove:
+        return AimMove(seat)
 
     @staticmethod
-    def give(card: Card) -> Move:
-        return Move(MoveKind.GIVE, card=card)
+    def give(card: Card) -> GiveMove:
+        return GiveMove(card)
 
     @staticmethod
-    def fired(count: int) -> Move:
+    def fired(count: int) -> FiredMove:
         """The outcome of one pending launcher press: ``count`` cards came out."""
-        return Move(MoveKind.FIRED, count=count)
+        return FiredMove(count)
 
     @staticmethod
-    def catch(seat: int, by: int) -> Move:
-        return Move(MoveKind.CATCH, target=seat, by=by)
+    def catch(seat: int, by: int) -> CatchMove:
+        return CatchMove(seat, by=by)
+
+    @staticmethod
+    def penalize(seat: int) -> PenalizeMove:
+        return PenalizeMove(seat)
 
     # -- notation -------------------------------------------------------------
+    def _body(self) -> str:
+        """The notation without the ``@by`` suffix (bare kinds: the kind's name)."""
+        return self.kind.value
+
     def __str__(self) -> str:
-        kind = self.kind
-        if kind is MoveKind.PLAY:
-            text = self.required_card.code
-        elif kind in _BARE:
-            text = kind.value
-        elif kind is MoveKind.COLOR:
-            text = f"color:{self.required_color.value}"
-        elif kind is MoveKind.GIVE:
-            text = f"give:{self.required_card.code}"
-        elif kind is MoveKind.FIRED:
-            text = f"fired:{self.count}"
-        else:
-            text = f"{kind.value}:{self.target}"
+        text = self._body()
         return text if self.by is None else f"{text}@{self.by}"
 
     def __repr__(self) -> str:
@@ -167,27 +152,226 @@ class Move:
         except ValueError:
             if arg:
                 raise NotationError(f"unknown move {text!r}") from None
-            return Move(MoveKind.PLAY, card=Card.parse(body), by=by)
+            return PlayMove(Card.parse(body), by=by)
         return _parse_kind(kind, arg.strip(), by, text)
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class PlayMove(Move):
+    """Play ``card`` (``R7``); with ``by``, a jump-in by that seat (``R7@3``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.PLAY
+    card: Card
+    by: int | None = None
+
+    def _body(self) -> str:
+        return self.card.code
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ChooseMove(Move):
+    """Choose the colour of a wild (``color:G``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.COLOR
+    color: Color
+    by: int | None = None
+
+    def _body(self) -> str:
+        return f"color:{self.color.value}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class AimMove(Move):
+    """Pick the player a card acts on (``target:2``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.TARGET
+    target: int
+    by: int | None = None
+
+    def _body(self) -> str:
+        return f"target:{self.target}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class GiveMove(Move):
+    """Pass ``card`` to the next player (Wild Dip Into The Deck, ``give:R7``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.GIVE
+    card: Card
+    by: int | None = None
+
+    def _body(self) -> str:
+        return f"give:{self.card.code}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class FiredMove(Move):
+    """Chance: the pending launcher press shot ``count`` cards (``fired:3``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.FIRED
+    count: int
+    by: int | None = None
+
+    def _body(self) -> str:
+        return f"fired:{self.count}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class CatchMove(Move):
+    """Seat ``by`` catches ``seat``, who did not call UNO (``catch:2@0``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.CATCH
+    seat: int
+    by: int | None = None
+
+    def _body(self) -> str:
+        return f"catch:{self.seat}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PenalizeMove(Move):
+    """``seat`` pays the suggestion penalty (``penalize:2``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.PENALIZE
+    seat: int
+    by: int | None = None
+
+    def _body(self) -> str:
+        return f"penalize:{self.seat}"
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class DrawMove(Move):
+    """Press the launcher / draw one (``draw``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.DRAW
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class ChallengeMove(Move):
+    """Challenge a Wild Draw Four / Pocket Wild Draw 2 (``challenge``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.CHALLENGE
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class AcceptMove(Move):
+    """Take the draw without challenging (``accept``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.ACCEPT
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class PassMove(Move):
+    """Keep the drawn card / decline to play again (``pass``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.PASS
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class TakeMove(Move):
+    """Press the stacked hits instead of stacking (``take``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.TAKE
+    by: int | None = None
+
+
+@dataclass(frozen=True, slots=True, repr=False)
+class UnoMove(Move):
+    """The player down to one card calls UNO (``uno``)."""
+
+    kind: ClassVar[MoveKind] = MoveKind.UNO
+    by: int | None = None
+
+
+_BARE: dict[MoveKind, Callable[..., Move]] = {
+    MoveKind.DRAW: DrawMove,
+    MoveKind.CHALLENGE: ChallengeMove,
+    MoveKind.ACCEPT: AcceptMove,
+    MoveKind.PASS: PassMove,
+    MoveKind.TAKE: TakeMove,
+    MoveKind.UNO: UnoMove,
+}
+
+
 def _parse_kind(kind: MoveKind, arg: str, by: int | None, text: str) -> Move:
-    if kind in _BARE:
+    bare = _BARE.get(kind)
+    if bare is not None:
         if arg:
             raise NotationError(f"move {text!r}: {kind.value} takes no argument")
-        return Move(kind, by=by)
+        return bare(by=by)
     if not arg:
         raise NotationError(f"move {text!r}: {kind.value} needs an argument ({kind.value}:…)")
     if kind is MoveKind.COLOR:
-        return Move(kind, color=Color.parse(arg), by=by)
+        return ChooseMove(Color.parse(arg), by=by)
     if kind in (MoveKind.GIVE, MoveKind.PLAY):
-        return Move(kind, card=Card.parse(arg), by=by)
+        card = Card.parse(arg)
+        return GiveMove(card, by=by) if kind is MoveKind.GIVE else PlayMove(card, by=by)
+    return _numbered(kind, _seat(arg, text), by)
+
+
+def _numbered(kind: MoveKind, number: int, by: int | None) -> Move:
+    """The kinds whose argument is a number: fired:N, target:S, catch:S, penalize:S."""
     if kind is MoveKind.FIRED:
-        return Move(kind, count=_seat(arg, text), by=by)
-    return Move(kind, target=_seat(arg, text), by=by)
+        return FiredMove(number, by=by)
+    if kind is MoveKind.TARGET:
+        return AimMove(number, by=by)
+    if kind is MoveKind.CATCH:
+        return CatchMove(number, by=by)
+    return PenalizeMove(number, by=by)
+
+
+def _of_kind(
+    kind: MoveKind,
+    card: Card | None = None,
+    color: Color | None = None,
+    target: int | None = None,
+    by: int | None = None,
+    count: int | None = None,
+) -> Move:
+    """The generic constructor ``Move(kind, ...)``: the typed kind, its argument required."""
+    kind = MoveKind(kind)
+    bare = _BARE.get(kind)
+    if bare is not None:
+        return bare(by=by)
+    if kind is MoveKind.PLAY and card is not None:
+        return PlayMove(card, by=by)
+    if kind is MoveKind.GIVE and card is not None:
+        return GiveMove(card, by=by)
+    if kind is MoveKind.COLOR and color is not None:
+        return ChooseMove(color, by=by)
+    number = count if kind is MoveKind.FIRED else target
+    if kind in (MoveKind.FIRED, MoveKind.TARGET, MoveKind.CATCH, MoveKind.PENALIZE):
+        if number is not None:
+            return _numbered(kind, number, by)
+    raise ValueError(f"a {kind.value} move needs its argument ({kind.value}:…)")
 
 
 def _seat(text: str, whole: str) -> int:
     if not text.strip().isdigit():
         raise NotationError(f"move {whole!r}: {text!r} is not a seat number")
     return int(text)
+
+
+__all__ = [
+    "AcceptMove",
+    "AimMove",
+    "CatchMove",
+    "ChallengeMove",
+    "ChooseMove",
+    "Decision",
+    "DrawMove",
+    "FiredMove",
+    "GiveMove",
+    "Move",
+    "MoveKind",
+    "PassMove",
+    "PenalizeMove",
+    "PlayMove",
+    "TakeMove",
+    "UnoMove",
+]

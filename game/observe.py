@@ -8,7 +8,12 @@ cards removed); :meth:`game.engine.Game.outcome` an :class:`Outcome`.
 from __future__ import annotations
 
 from dataclasses import dataclass
-from typing import Any
+from typing import TYPE_CHECKING, Any
+
+from game.moves import Decision
+
+if TYPE_CHECKING:
+    from game.engine import Game
 
 #: Event fields that show cards only their owner (or nobody) may see, by event type.
 _PRIVATE = {"hit": "cards", "give": "card", "decision": "moves"}
@@ -54,3 +59,22 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
         return event
     involved = event.get("player") == seat or event.get("to") == seat
     return event if involved else {k: v for k, v in event.items() if k != private}
+
+
+def observe(game: Game, seat: int) -> Observation:
+    """What ``seat`` may see of ``game`` now (:meth:`game.engine.Game.observation`)."""
+    mine = seat == game.decider and game.pending is not Decision.PRESS
+    return Observation(
+        seat=seat,
+        hand=tuple(c.code for c in game.hand(seat)),
+        hand_sizes=tuple(game.hand_sizes),
+        top_card=game.discard[-1].code,
+        active_color=game.active_color.value if game.active_color else None,
+        direction=game.direction,
+        pending=game.pending.value,
+        decider=game.decider,
+        legal_moves=tuple(str(m) for m in game.legal_moves()) if mine else (),
+        scores=tuple(game.scores),
+        pile_size=len(game.pile),
+        history=tuple(redact(e, seat) for e in game.events),
+    )

@@ -36,7 +36,18 @@ from game.cards import Card, NotationError
 from game.engine import Game
 from game.errors import IllegalMove, JournalError
 from game.journal import MOVE, JournalWriter, Record
-from game.moves import Decision, Move, MoveKind
+from game.moves import (
+    AimMove,
+    CatchMove,
+    ChooseMove,
+    Decision,
+    DrawMove,
+    GiveMove,
+    Move,
+    MoveKind,
+    PlayMove,
+    UnoMove,
+)
 from game.prompt import Menu, QuitRequested, ask, normalise, parse_yes_no
 from game.tui import (
     ARROWS,
@@ -158,13 +169,13 @@ class TablePlay:
                 self._commit(seat, [choice], table=True)
 
     def _offer_catch(self, seat: int, moves: list[Move]) -> None:
-        catches = [move for move in moves if move.kind is MoveKind.CATCH]
+        catches = [move for move in moves if isinstance(move, CatchMove)]
         if not catches or seat == self.game.decider:
             return
         if self._replay or self.replay_only:
             self._replay_table_move(seat)
             return
-        victim = self._seat_name(catches[0].target or 0)
+        victim = self._seat_name(catches[0].seat)
         name = self.seats[seat].name
         question = f"{name}, {victim} has one card and did not call UNO. Catch? [y/n] "
         if ask(self.console.read, self.console.say, question, parse_yes_no):
@@ -351,20 +362,21 @@ class TablePlay:
         return self.game.legal_moves() + seat_moves(self.game, seat, self.game.table_moves())
 
     def _label(self, move: Move) -> str:
-        game, kind = self.game, move.kind
-        if kind is MoveKind.PLAY and move.card is not None:
-            return f"{move.card.title} ({move.card.code})"
-        if kind is MoveKind.DRAW:
-            return "draw a card" if game.ruleset.draws_from_pile else "press the launcher"
-        if kind is MoveKind.COLOR and move.color is not None:
-            return f"choose {move.color.name.lower()}"
-        if kind is MoveKind.TARGET and move.target is not None:
-            return f"aim at {self.seats[move.target].name}"
-        if kind is MoveKind.CATCH and move.target is not None:
-            return f"catch {self.seats[move.target].name} (did not call UNO)"
-        if kind is MoveKind.GIVE and move.card is not None:
-            return f"give {move.card.title} ({move.card.code})"
-        return _LABELS.get(kind, str(move))
+        match move:
+            case PlayMove(card=card):
+                return f"{card.title} ({card.code})"
+            case DrawMove():
+                pile = self.game.ruleset.draws_from_pile
+                return "draw a card" if pile else "press the launcher"
+            case ChooseMove(color=color):
+                return f"choose {color.name.lower()}"
+            case AimMove(target=seat):
+                return f"aim at {self.seats[seat].name}"
+            case CatchMove(seat=seat):
+                return f"catch {self.seats[seat].name} (did not call UNO)"
+            case GiveMove(card=card):
+                return f"give {card.title} ({card.code})"
+        return _LABELS.get(move.kind, str(move))
 
     def _parse(self, seat: int, text: str) -> list[Move]:
         """A menu number, a card/move code, or a label; 'uno' may follow the move."""
@@ -375,7 +387,7 @@ class TablePlay:
         move = self._pick(body, options)
         moves = [move]
         if call_uno and move.kind is not MoveKind.UNO:
-            moves.append(Move(MoveKind.UNO))
+            moves.append(UnoMove())
         return moves
 
     def _pick(self, body: str, options: list[Move]) -> Move:
@@ -386,7 +398,7 @@ class TablePlay:
             move = Move.parse(body)
         except NotationError:
             return menu.pick(body)
-        if move.kind is MoveKind.CATCH or move.by is not None:
+        if isinstance(move, CatchMove) or move.by is not None:
             return move
         return next((m for m in options if m == move), move)
 

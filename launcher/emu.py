@@ -50,7 +50,66 @@ FAST_FEED = FeedSettings(ms_per_card=10.0, jam_ms=100, block_ms=50)
 FAST_TIMING = Timing(retry=RetryPolicy((0.05, 0.1, 0.2, 0.4)), keepalive=0.1, quiet=0.1)
 
 
-class EmuLauncher(SerialLauncher[T]):
+class EmulatedHopperLauncher(SerialLauncher[T]):
+    """A serial launcher whose far end is emulated hardware, so the host also plays the person.
+
+    Loading the launcher puts the same cards in the emulated hopper; :attr:`cards_fed` is what
+    a perfect sensor would have counted; clearing a fault first pulls out a stuck card. The
+    emulation itself (the in-process emulator, an emulated Pico) is the subclass's: it says
+    how to fill and empty its hopper and how to pull a stuck card.
+    """
+
+    def __init__(
+        self,
+        client: FirmwareClient,
+        profile: Profile | str = DEFAULT_PROFILE,
+        *,
+        seed: int | None = None,
+        settings: FeedSettings | None = None,
+    ) -> None:
+        super().__init__(client, profile, seed=seed, settings=settings)
+        #: Cards put into the emulated hopper so far (for card accounting in tests).
+        self.cards_loaded = 0
+
+    def _fill_hopper(self, n: int) -> None:
+        raise NotImplementedError
+
+    def _empty_hopper(self) -> int:
+        raise NotImplementedError
+
+    def _hopper_left(self) -> int:
+        raise NotImplementedError
+
+    def _pull_stuck_card(self) -> None:
+        raise NotImplementedError
+
+    @property
+    def cards_fed(self) -> int:
+        """Cards that left the emulated hopper: what a perfect sensor would have counted."""
+        return self.cards_loaded - self._hopper_left()
+
+    def load(self, cards: Iterable[T]) -> None:
+        cards = list(cards)
+        super().load(cards)
+        self.fill(len(cards))
+
+    def fill(self, n: int) -> None:
+        """Put ``n`` cards in the emulated hopper (behind the host's model, like a person)."""
+        self._fill_hopper(n)
+        self.cards_loaded += n
+
+    def unload(self) -> list[T]:
+        cards = super().unload()
+        self.cards_loaded -= self._empty_hopper()
+        return cards
+
+    def clear_fault(self) -> bool:
+        """Clear the firmware fault; like a person, first pull out a stuck card."""
+        self._pull_stuck_card()
+        return super().clear_fault()
+
+
+class EmuLauncher(EmulatedHopperLauncher[T]):
     """A serial launcher whose far end is an in-process :class:`Emulator` (stopped on close)."""
 
     backend = "emu"
@@ -66,31 +125,19 @@ class EmuLauncher(SerialLauncher[T]):
     ) -> None:
         super().__init__(client, profile, seed=seed, settings=settings)
         self.emulator = emulator
-        #: Cards put into the emulated hopper so far (for card accounting in tests).
-        self.cards_loaded = 0
 
-    @property
-    def cards_fed(self) -> int:
-        """Cards that left the emulated hopper: what a perfect sensor would have counted."""
-        return self.cards_loaded - self.emulator.mechanism.hopper
+    def _fill_hopper(self, n: int) -> None:
+        self.emulator.load(n)
 
-    def load(self, cards: Iterable[T]) -> None:
-        cards = list(cards)
-        super().load(cards)
-        self.emulator.load(len(cards))
-        self.cards_loaded += len(cards)
+    def _empty_hopper(self) -> int:
+        return self.emulator.mechanism.unload()
 
-    def unload(self) -> list[T]:
-        cards = super().unload()
-        left = self.emulator.mechanism.unload()
-        self.cards_loaded -= left
-        return cards
+    def _hopper_left(self) -> int:
+        return self.emulator.mechanism.hopper
 
-    def clear_fault(self) -> bool:
-        """Clear the firmware fault; the emulator plays the person who pulls a stuck card."""
+    def _pull_stuck_card(self) -> None:
         if self.emulator.mechanism.jammed:
             self.emulator.clear_jam()
-        return super().clear_fault()
 
     def _close(self) -> None:
         try:

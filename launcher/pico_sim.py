@@ -26,7 +26,7 @@ The emulated core runs at 0.1-0.3x real time, so the host's link timers are rela
 from __future__ import annotations
 
 import threading
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -35,10 +35,10 @@ from firmware_bridge.pico_board import BoardUnavailable, PicoBoard, prepared_fla
 from firmware_bridge.session import RetryPolicy
 from hardware.mechanism import Mechanism, MechanismParams
 from launcher.base import T
-from launcher.emu import mechanism_params
+from launcher.emu import EmulatedHopperLauncher, mechanism_params
 from launcher.errors import BadSpec
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
-from launcher.serial import FeedSettings, SerialLauncher, feed_settings, link_timing
+from launcher.serial import FeedSettings, feed_settings, link_timing
 
 if TYPE_CHECKING:
     from launcher.spec import ParsedSpec
@@ -117,7 +117,7 @@ class MechanismDriver:
             pass
 
 
-class PicoSimLauncher(SerialLauncher[T]):
+class PicoSimLauncher(EmulatedHopperLauncher[T]):
     """A serial launcher whose far end is the firmware on an emulated Pico (stopped on close)."""
 
     backend = "pico-sim"
@@ -136,38 +136,23 @@ class PicoSimLauncher(SerialLauncher[T]):
         self.board = board
         self.driver = driver
         self.mechanism = driver.mechanism
-        #: Cards put into the emulated hopper so far (for card accounting in tests).
-        self.cards_loaded = 0
 
-    @property
-    def cards_fed(self) -> int:
-        """Cards that left the hopper: what a perfect sensor would have counted."""
-        with self.driver.lock:
-            return self.cards_loaded - self.mechanism.hopper
-
-    def load(self, cards: Iterable[T]) -> None:
-        cards = list(cards)
-        super().load(cards)
-        self.fill(len(cards))
-
-    def fill(self, n: int) -> None:
-        """Put ``n`` cards in the physical hopper (behind the host's model, like a person)."""
+    def _fill_hopper(self, n: int) -> None:
         with self.driver.lock:
             self.mechanism.load(n)
-        self.cards_loaded += n
 
-    def unload(self) -> list[T]:
-        cards = super().unload()
+    def _empty_hopper(self) -> int:
         with self.driver.lock:
-            self.cards_loaded -= self.mechanism.unload()
-        return cards
+            return self.mechanism.unload()
 
-    def clear_fault(self) -> bool:
-        """Clear the firmware fault; like a person, first pull out a stuck card."""
+    def _hopper_left(self) -> int:
+        with self.driver.lock:
+            return self.mechanism.hopper
+
+    def _pull_stuck_card(self) -> None:
         with self.driver.lock:
             if self.mechanism.jammed:
                 self.mechanism.clear_jam()
-        return super().clear_fault()
 
     def _close(self) -> None:
         try:

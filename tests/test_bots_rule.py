@@ -106,7 +106,7 @@ def test_rule_bot_plays_the_colour_it_holds_most() -> None:
     game = position("attack", ["R2 B5 B2 B3", "G5 G6 G7 G8"], "R5")
     assert RuleBot(0).choose(game, 0) == Move.parse("B5")
     stay = position("attack", ["R2 R3 R4 B5", "G5 G6 G7 G8"], "R5")
-    assert RuleBot(0).choose(stay, 0).required_card.code in {"R2", "R3", "R4"}
+    assert str(RuleBot(0).choose(stay, 0)) in {"R2", "R3", "R4"}
 
 
 def test_rule_bot_chooses_its_colour_and_aims_wild_attack_attack_at_the_leader() -> None:

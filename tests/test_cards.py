@@ -10,7 +10,16 @@ from hypothesis import strategies as st
 
 from game import Card, Color, Kind, Move, NotationError
 from game.cards import all_cards, format_cards, parse_cards
-from game.moves import MoveKind
+from game.moves import (
+    CatchMove,
+    ChooseMove,
+    DrawMove,
+    FiredMove,
+    GiveMove,
+    MoveKind,
+    PassMove,
+    PlayMove,
+)
 
 CARDS = all_cards()
 
@@ -42,12 +51,32 @@ moves = st.one_of(
         ]
     ),
     st.builds(lambda s: Move(MoveKind.PENALIZE, target=s), st.integers(0, 9)),
+    st.builds(Move.fired, st.integers(0, 30)),
 )
 
 
 @given(moves)
 def test_move_notation_round_trips(move: Move) -> None:
     assert Move.parse(str(move)) == move
+    assert hash(Move.parse(str(move))) == hash(move) and repr(move) == f"Move.parse({str(move)!r})"
+    assert pickle.loads(pickle.dumps(move)) == move
+
+
+def test_each_move_kind_is_its_own_type_with_only_its_own_fields() -> None:
+    red7 = Card.parse("R7")
+    assert Move.play(red7, by=3) == PlayMove(red7, by=3) == Move(MoveKind.PLAY, card=red7, by=3)
+    assert Move(MoveKind.DRAW) == DrawMove() and Move.parse("draw").kind is MoveKind.DRAW
+    assert Move.catch(2, by=0) == CatchMove(2, by=0) == Move(MoveKind.CATCH, target=2, by=0)
+    assert Move.fired(3) == FiredMove(3) and Move.parse("fired:3").count == 3
+    assert PlayMove(red7) != GiveMove(red7) and DrawMove() != PassMove()
+    match Move.parse("color:G"):
+        case ChooseMove(color=color):
+            assert color is Color.GREEN
+        case _:
+            pytest.fail("color:G is not a ChooseMove")
+    assert not hasattr(DrawMove(), "card")
+    with pytest.raises(ValueError, match="needs its argument"):
+        Move(MoveKind.PLAY)
 
 
 @given(st.text(max_size=8))

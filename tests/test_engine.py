@@ -7,7 +7,7 @@ from event_checker import check_events
 from rig import codes, hits, position, types
 
 from game import Decision, IllegalMove, Move
-from game.moves import MoveKind
+from game.moves import AimMove, MoveKind
 
 
 # -- drawing / pressing ----------------------------------------------------------------
@@ -290,7 +290,7 @@ def test_elimination_knocks_out_players_at_the_target_and_skips_their_seats() ->
     assert game.eliminated == [False, True, False, False] and game.pending is Decision.ROUND_OVER
     game.start_next_round()
     assert game.hand_sizes[1] == 0 and 1 not in game.seats_in_play
-    assert all(m.target != 1 for m in game.legal_moves() if m.target is not None)
+    assert all(m.target != 1 for m in game.legal_moves() if isinstance(m, AimMove))
 
 
 def test_elimination_head_to_head_hand_decides_the_game() -> None:

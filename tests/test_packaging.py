@@ -135,6 +135,8 @@ def test_wheel_and_sdist_carry_the_package_data_and_entry_points(wheelhouse: Whe
         "game/pytest_plugin.py",
         "launcher/py.typed",
         "firmware_bridge/firmware/main.py",
+        "game/web/static/hand.html",
+        "game/web/static/app.js",
     ):
         assert required in names
     assert any(n.startswith("launcher/presets/") and n.endswith(".toml") for n in names)

@@ -5,7 +5,7 @@ decided) and `game.decider` (by whom), choose one of `game.legal_moves()` and `g
 Out-of-turn moves (calling UNO, catching someone who did not) are in `game.table_moves()`.
 """
 
-from game import Decision, Game, Move, MoveKind
+from game import Decision, Game, Move, PlayMove, UnoMove
 from game.bots import Bot, GreedyBot, RandomBot
 
 
@@ -14,7 +14,7 @@ def my_policy(game: Game, seat: int) -> Move:
     moves = game.legal_moves()
     if game.pending is Decision.TURN:
         for move in moves:
-            if move.kind is MoveKind.PLAY and move.card is not None and not move.card.is_wild:
+            if isinstance(move, PlayMove) and not move.card.is_wild:
                 return move
     return moves[0]
 
@@ -25,7 +25,7 @@ def call_uno_and_catch(game: Game, bots: dict[int, Bot]) -> None:
         if move not in game.table_moves():  # an earlier move just now closed it
             continue
         seat = game.seat_of(move)
-        if seat == 0 and move.kind is MoveKind.UNO:
+        if seat == 0 and isinstance(move, UnoMove):
             game.play(move)
         elif seat in bots and bots[seat].table_move(game, seat, [move]) is not None:
             game.play(move)

@@ -8,7 +8,7 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from game.cards import COLORS, Card, Color, Kind
-from game.moves import Decision, Move, MoveKind
+from game.moves import AcceptMove, ChallengeMove, Decision, Move, MoveKind, PlayMove
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -72,18 +72,16 @@ class GreedyBot(Bot):
             return Move.give(least_useful(game, game.hands[seat]))
         if pending is Decision.CHALLENGE:
             return self._challenge(game, seat, moves)
-        plays = [m for m in moves if m.kind is MoveKind.PLAY]
+        plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending is Decision.STACK:
             return plays[0] if plays else moves[-1]
         if pending is Decision.DRAWN:
             drawn = plays[0] if plays else None
-            keep = drawn is None or (
-                drawn.card is not None and drawn.card.is_wild and len(game.hands[seat]) > 2
-            )
+            keep = drawn is None or (drawn.card.is_wild and len(game.hands[seat]) > 2)
             return moves[-1] if keep or drawn is None else drawn
         if not plays:
             return moves[-1]  # draw / pass
-        return max(plays, key=lambda m: self._value(game, seat, m.required_card))
+        return max(plays, key=lambda m: self._value(game, seat, m.card))
 
     def _value(self, game: Game, seat: int, card: Card) -> float:
         hand = game.hands[seat]
@@ -104,8 +102,7 @@ class GreedyBot(Bot):
             return stacks[0]
         accused = len(game.hands[game.actor])
         likely_guilty = 1 - 0.75**accused
-        wanted = MoveKind.CHALLENGE if likely_guilty > 1 / 3 else MoveKind.ACCEPT
-        return by_kind(moves, wanted)
+        return ChallengeMove() if likely_guilty > 1 / 3 else AcceptMove()
 
     def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
         for move in moves:

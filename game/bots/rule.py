@@ -23,7 +23,7 @@ from typing import TYPE_CHECKING
 
 from game.bots.base import Bot, by_kind, favourite_color
 from game.cards import Card, Kind
-from game.moves import Decision, Move, MoveKind
+from game.moves import Decision, Move, MoveKind, PlayMove
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -72,23 +72,23 @@ class RuleBot(Bot):
             return Move.aim(leader(game, seat))
         if pending is Decision.GIVE:
             return Move.give(self._give_away(hand))
-        plays = [m for m in moves if m.kind is MoveKind.PLAY]
+        plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending in (Decision.STACK, Decision.CHALLENGE):
             return self._answer_attack(game, plays, moves)
         return self._turn(game, seat, plays, moves)
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
-    def _turn(self, game: Game, seat: int, plays: list[Move], moves: list[Move]) -> Move:
+    def _turn(self, game: Game, seat: int, plays: list[PlayMove], moves: list[Move]) -> Move:
         fallback = next((m for m in moves if m.kind is not MoveKind.PLAY), None)
         if not plays:
             return moves[-1] if fallback is None else fallback
         if fallback is None:
-            return max(plays, key=lambda m: self.value(game, seat, m.required_card))
+            return max(plays, key=lambda m: self.value(game, seat, m.card))
         hand = game.hands[seat]
         if len(hand) == 1:
             return plays[0]  # going out
-        best = max(plays, key=lambda m: self.value(game, seat, m.required_card))
-        card = best.required_card
+        best = max(plays, key=lambda m: self.value(game, seat, m.card))
+        card = best.card
         if game.pending is Decision.DRAWN:
             return fallback if self._bad_trade(game, seat, card) else best
         extra = game.pending is Decision.PLAY_AGAIN
@@ -136,9 +136,9 @@ class RuleBot(Bot):
         return len(game.hands[leader(game, seat)]) >= after
 
     # -- answering a hit, a draw, a Wild Draw ------------------------------------------
-    def _answer_attack(self, game: Game, plays: list[Move], moves: list[Move]) -> Move:
+    def _answer_attack(self, game: Game, plays: list[PlayMove], moves: list[Move]) -> Move:
         if plays:  # pass the stack on; spend the cheapest card
-            return min(plays, key=lambda m: (m.required_card.is_wild, m.required_card.code))
+            return min(plays, key=lambda m: (m.card.is_wild, m.card.code))
         if game.pending is Decision.STACK:
             return by_kind(moves, MoveKind.TAKE)
         return by_kind(moves, MoveKind.CHALLENGE if challenge_pays(game) else MoveKind.ACCEPT)

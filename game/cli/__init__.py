@@ -46,6 +46,11 @@ COMMANDS = (
     ("game.cli.calibrate", "calibrate", "measure a launcher, fit a profile, compare, plan, tune"),
     ("game.cli.launcher_cmd", "launcher", "bring up, test and serve a launcher"),
     ("game.cli.firmware", "firmware", "build the Pico firmware or install it on a Pico"),
+    (
+        "game.cli.table",
+        "table",
+        "serve the table in a browser: phones as hands, a shared table screen",
+    ),
     ("game.cli.emulate", "emulate", "serve an emulated Pico launcher on a pseudo-terminal"),
     (
         "game.cli.config",
@@ -57,7 +62,13 @@ COMMANDS = (
 COMMAND_MODULES = tuple(module for module, _, _ in COMMANDS)
 
 #: Optional packages -> the extra that installs them (``pip install 'uno-attack[EXTRA]'``).
-EXTRAS = {"numpy": "analysis", "scipy": "analysis", "matplotlib": "plot"}
+EXTRAS = {
+    "numpy": "analysis",
+    "scipy": "analysis",
+    "matplotlib": "plot",
+    "starlette": "web",
+    "uvicorn": "web",
+}
 TRACEBACK_FLAG = "--traceback"
 
 

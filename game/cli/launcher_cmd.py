@@ -29,7 +29,7 @@ from game.cli.launcher_serve import EMPTY_NOTE, simulated_and_empty
 from game.cli.pidlock import PidLock, default_pid_file, signal_server
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
-from hardware.files import PathError, check_output
+from hardware.files import PathError
 from launcher.base import Capability, Launcher
 from launcher.gpio import GpioLauncher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
@@ -148,7 +148,7 @@ def _serve(
     from game.cli.launcher_serve import serve
 
     if args.pid_file:
-        _check_pid_file(Path(args.pid_file))
+        PidLock.check_path(Path(args.pid_file))
 
     out = out or sys.stdout
     safety.install_sigterm_handler()
@@ -231,12 +231,6 @@ def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> None:
         print(f"note: no pid file for this server ({error}); use --pid-file", file=out)
         return
     stack.callback(lock.release)
-
-
-def _check_pid_file(path: Path) -> None:
-    """Only a new file or an old pid file (a number) may become the pid file."""
-    stale = path.is_file() and path.stat().st_size < 32 and path.read_bytes().strip().isdigit()
-    check_output(path, what="--pid-file", force=stale)
 
 
 # -- fire -----------------------------------------------------------------------------

@@ -26,6 +26,7 @@ from collections.abc import Callable
 from pathlib import Path
 
 from hardware.errors import ConfigError, LauncherError
+from hardware.files import check_output
 
 
 def default_pid_file() -> Path:
@@ -53,6 +54,16 @@ def private_folder(folder: Path) -> None:
 
 class PidLock:
     """The locked pid file of one running ``serve``; :meth:`release` removes it."""
+
+    @staticmethod
+    def check_path(path: Path) -> None:
+        """Refuse, before anything starts, a ``--pid-file`` that is some other file.
+
+        Only a new file or an old pid file (a short number) may become the pid file: the
+        file-safety policy (``hardware.files.check_output``) guards everything else.
+        """
+        stale = path.is_file() and path.stat().st_size < 32 and path.read_bytes().strip().isdigit()
+        check_output(path, what="--pid-file", force=stale)
 
     def __init__(self, path: Path) -> None:
         self.path = path

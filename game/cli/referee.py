@@ -29,7 +29,7 @@ from game.journal import (
     confirm_launcher,
     journal_session,
 )
-from game.moves import Move
+from game.moves import FiredMove
 from game.prompt import (
     ENTRY_HELP,
     InputRejected,
@@ -188,7 +188,7 @@ def _launcher(
     )
     presser: Presser
 
-    def journal_press(move: Move) -> None:
+    def journal_press(move: FiredMove) -> None:
         if writer is not None:
             writer.append({"type": PRESS, "counted": move.count})
 

@@ -1,0 +1,294 @@
+"""The turn flow of a :class:`~game.engine.Game`: decisions, out-of-turn moves, chance nodes.
+
+Plain functions over a Game and its :class:`~game.round.RoundState`, called by
+:meth:`Game.play` once a move is known to be legal. They change the round
+through the Game's engine steps (:meth:`~game.engine.Game.play_card`,
+:meth:`~game.engine.Game.presses`,
+:meth:`~game.engine.Game.run_effects`, :meth:`~game.engine.Game.after_effects`)
+and its public state; a press's outcome comes back through :func:`on_fired`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING
+
+from game.cards import Card
+from game.effects import skipped_step
+from game.errors import IllegalMove
+from game.explain import explain_table
+from game.legal import fits
+from game.moves import (
+    AcceptMove,
+    AimMove,
+    CatchMove,
+    ChooseMove,
+    Decision,
+    GiveMove,
+    Move,
+    PenalizeMove,
+    PlayMove,
+)
+from game.round import PressDue
+
+if TYPE_CHECKING:
+    from game.engine import Game
+
+
+# -- decisions: one handler per Decision, for a move already checked legal ------------------
+def on_turn(game: Game, move: Move, seat: int) -> None:
+    if isinstance(move, PlayMove):
+        game.play_card(seat, move.card, "turn")
+    else:
+        draw(game, seat)
+
+
+def draw(game: Game, seat: int) -> None:
+    """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
+    game.emit("draw", player=seat)
+    state = game.round
+    state.last_volley = ()
+    state.drawer = seat
+    state.drawn_cards = state.draw_empties = 0
+    until = "playable" if game.rules.draw_presses > 1 else "count"
+    game.presses(seat, game.rules.draw_presses, "draw", until=until, then="draw")
+
+
+def on_color(game: Game, move: Move, seat: int) -> None:
+    assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
+    game.active_color = move.color
+    game.emit("color", player=seat, color=move.color.value)
+    game.run_effects()
+
+
+def on_target(game: Game, move: Move, seat: int) -> None:
+    assert isinstance(move, AimMove)  # the only legal kind (checked by play)
+    game.target = move.target
+    game.emit("target", player=seat, target=move.target)
+    game.run_effects()
+
+
+def on_drawn(game: Game, move: Move, seat: int) -> None:
+    game.round.drawn = None
+    if isinstance(move, PlayMove):
+        game.play_card(seat, move.card, "drawn")
+    else:
+        game.emit("pass", player=seat)
+        game.pos = seat
+        game.after_effects()
+
+
+def on_play_again(game: Game, move: Move, seat: int) -> None:
+    if isinstance(move, PlayMove):
+        game.play_card(seat, move.card, "play-again", keep_pos=True)
+    else:
+        game.emit("pass", player=seat)
+        game.run_effects()
+
+
+def on_give(game: Game, move: Move, seat: int) -> None:
+    assert isinstance(move, GiveMove)  # the only legal kind (checked by play)
+    receiver = game.next_seat(game.pos)
+    card = move.card
+    game.hands[seat].remove(card)
+    game.hands[receiver].append(card)
+    game.emit("give", player=seat, to=receiver, card=card.code)
+    game.hand_shrank(seat)
+    game.run_effects()
+
+
+def on_stack(game: Game, move: Move, seat: int) -> None:
+    state = game.round
+    if isinstance(move, PlayMove):
+        state.challenge = None
+        game.play_card(seat, move.card, "stack")
+        return
+    total, state.stack = state.stack, 0
+    game.emit("take", player=seat, presses=total)
+    if state.stack_skips:
+        state.pos = seat
+        state.queue.appendleft(skipped_step(seat, "take"))
+    state.challenge = None
+    if not game.presses(seat, total, state.stack_reason):
+        game.run_effects()
+
+
+def on_challenge(game: Game, move: Move, seat: int) -> None:
+    if isinstance(move, PlayMove):
+        on_stack(game, move, seat)
+        return
+    state = game.round
+    guilty_n, innocent_n = state.challenge or (0, 0)
+    state.challenge = None
+    total, state.stack = state.stack, 0
+    if isinstance(move, AcceptMove):
+        game.emit("accept", player=seat)
+        state.pos = seat
+        state.queue.appendleft(skipped_step(seat, "accept"))
+        waiting = game.presses(seat, total, state.stack_reason)
+    else:
+        waiting = resolve_challenge(game, seat, guilty_n, innocent_n)
+    if not waiting:
+        game.run_effects()
+
+
+def resolve_challenge(game: Game, seat: int, guilty_n: int, innocent_n: int) -> bool:
+    """The accused shows the hand: the guilty presses ``guilty_n``, else the challenger more."""
+    state = game.round
+    accused = state.actor
+    game.emit(
+        "challenge",
+        player=seat,
+        accused=accused,
+        guilty=state.guilty,
+        hand=[c.code for c in state.hands[accused]],
+    )
+    if state.guilty:
+        return game.presses(accused, guilty_n, "challenge")
+    state.pos = seat
+    state.queue.appendleft(skipped_step(seat, "challenge"))
+    return game.presses(seat, innocent_n, "challenge")
+
+
+HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
+    Decision.TURN: on_turn,
+    Decision.COLOR: on_color,
+    Decision.TARGET: on_target,
+    Decision.DRAWN: on_drawn,
+    Decision.PLAY_AGAIN: on_play_again,
+    Decision.GIVE: on_give,
+    Decision.STACK: on_stack,
+    Decision.CHALLENGE: on_challenge,
+}
+
+
+# -- out-of-turn moves -----------------------------------------------------------------
+def play_table(game: Game, move: Move) -> None:
+    """Make an out-of-turn move: call UNO, catch, jump in, or a suggestion penalty."""
+    if isinstance(move, PenalizeMove):
+        penalize(game, move)
+        return
+    if move not in game.table_moves():
+        raise IllegalMove(explain_table(move))
+    state = game.round
+    state.legal = None
+    if isinstance(move, CatchMove):
+        state.uno_open = None
+        game.emit("uno", player=move.seat, by=move.by, caught=True)
+        penalty = int(game.ruleset.options["uno_penalty"])
+        game.presses(move.seat, penalty, "uno-penalty", then="resume")
+    elif isinstance(move, PlayMove) and move.by is not None:  # a jump-in
+        state.uno_open = None if state.uno_open != move.by else state.uno_open
+        state.current = move.by
+        game.play_card(move.by, move.card, "jump-in")
+    else:  # uno: the only other table move
+        state.uno_called = True
+        game.emit("uno", player=state.uno_open, by=state.uno_open, caught=False)
+
+
+def penalize(game: Game, move: PenalizeMove) -> None:
+    presses = game.ruleset.options["suggestion_penalty"]
+    seat = move.seat
+    if not presses or game.is_round_over() or game.pending is Decision.PRESS:
+        raise IllegalMove(
+            "the suggestion penalty is off (option suggestion_penalty) or the round is over"
+        )
+    if not 0 <= seat < game.num_players:
+        raise IllegalMove(f"there is no seat {seat}")
+    game.round.legal = None
+    game.presses(seat, presses, "suggestion-penalty", then="resume")
+
+
+# -- chance nodes: every press of the launcher (game.driver feeds the outcome) ----------------
+def await_presses(game: Game, due: PressDue, then: str) -> None:
+    """Stop at a chance node: ``due.seat`` presses; ``then`` says how to carry on after."""
+    state = game.round
+    if then == "resume":
+        state.resume_to = (state.pending, state.decider)
+    state.due = due
+    state.then = then
+    maybe_reload(game)
+    state.pending, state.decider = Decision.PRESS, due.seat
+    state.legal = None
+
+
+def on_fired(game: Game, count: int) -> None:
+    """Apply one press's outcome: ``count`` cards came out of the launcher."""
+    state = game.round
+    due = state.due
+    assert due is not None
+    pile, seat = state.pile, due.seat
+    cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
+    if cards:
+        state.hands[seat].extend(cards)
+        if seat == state.uno_open:
+            state.uno_open = None
+        state.last_volley = cards
+    game.emit("hit", player=seat, reason=due.reason, cards=[c.code for c in cards], counted=count)
+    due.presses -= 1
+    if due.presses > 0 and not press_done(game, due, cards):
+        maybe_reload(game)
+        return
+    state.due = None
+    state.legal = None
+    carry_on(game)
+
+
+def press_done(game: Game, due: PressDue, cards: tuple[Card, ...]) -> bool:
+    """Does this press end the chance node early (``until=fire`` / ``until=playable``)?"""
+    if due.until == "fire":
+        return bool(cards)
+    if due.until == "playable":  # house rule draw_until_playable: the cap counts cards
+        state = game.round
+        state.drawn_cards += len(cards)
+        state.draw_empties += not cards
+        options = game.ruleset.options
+        return (
+            state.drawn_cards >= int(options["draw_until_cap"])
+            or state.draw_empties >= int(options["hit_fire_cap"])
+            or any(fits(game.rules, state, c) for c in cards)
+        )
+    return False
+
+
+def carry_on(game: Game) -> None:
+    """The presses are done: finish a draw, resume an interrupted decision, or run effects."""
+    state = game.round
+    if state.then == "draw":
+        after_draw(game, state.drawer)
+    elif state.then == "resume":
+        state.pending, state.decider = state.resume_to
+    else:
+        game.run_effects()
+
+
+def after_draw(game: Game, seat: int) -> None:
+    """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
+    state = game.round
+    playable = [c for c in state.last_volley if fits(game.rules, state, c)]
+    if game.rules.play_after_draw and playable:
+        state.drawn = playable[0]
+        game.ask(Decision.DRAWN, seat)
+        return
+    state.pos = seat
+    game.after_effects()
+
+
+def maybe_reload(game: Game) -> None:
+    """An empty launcher (``empty_launcher=reload``): the discard pile but its top goes in."""
+    if game.rules.reloads and not game.round.pile:
+        discard = game.round.discard
+        if len(discard) < 2:
+            return
+        cards = discard[:-1]
+        del discard[:-1]
+        game.chance.shuffle(cards)
+        set_pile(game, cards)
+        game.emit("reload", cards=[c.code for c in cards])
+
+
+def set_pile(game: Game, cards: Sequence[Card]) -> None:
+    """Load ``cards`` into the launcher (a new pile generation: the driver re-syncs)."""
+    game.round.pile = deque(cards)
+    game.pile_generation += 1

@@ -1,0 +1,28 @@
+"""The table in a browser: ``uno-attack table serve`` (phones hold hands, a screen the table).
+
+Layout (this package is the top layer beside the CLI: it may import ``game`` and
+``launcher``, nothing imports it but ``game.cli.table``):
+
+* :mod:`game.web.settings` — :class:`~game.web.settings.WebSettings`, what is served;
+* :mod:`game.web.auth` — tokens per role (``host``, ``referee``, ``seat:N``), the Origin check;
+* :mod:`game.web.session` — :class:`~game.web.session.GameSession`: the game, its launcher,
+  journal and bots; every change goes through it, one at a time, in a worker thread;
+* :mod:`game.web.views` — what each viewer may see (a seat's hand, the public table);
+* :mod:`game.web.live` — the WebSocket protocol (versions, rejoin, actions);
+* :mod:`game.web.app` — :func:`~game.web.app.create_app`, the Starlette application;
+* ``static/`` — plain HTML, CSS and small vanilla JavaScript (no build step, no CDN).
+
+**Adding a page (the hook).** A page module (e.g. ``game/web/referee.py``) defines
+``routes(context: WebContext) -> list[starlette.routing.BaseRoute]`` and is named in
+:data:`game.web.routes.EXTRA_PAGES` (``game.web.referee`` and ``game.web.calibration`` are
+there already; a missing module is skipped). ``create_app`` mounts what it returns.
+The :class:`~game.web.routes.WebContext` gives the settings, the tokens (check a page's
+token with ``context.tokens.check(token, REFEREE)`` or ``context.tokens.role_of(token)``),
+the virtual game's session (None when ``settings.mode`` is not ``"virtual"``), the static
+folder, a free ``state`` dict, and ``on_startup``/``on_shutdown`` lists of coroutine
+functions run by the server's lifespan. Pages should reuse ``/static/style.css`` and
+``/static/app.js`` (``Uno.el``, ``Uno.card``) and the security rules of
+:func:`game.web.auth.origin_allowed` for their own WebSockets.
+
+Install: ``pip install 'uno-attack[web]'`` (starlette, uvicorn, qrcode).
+"""

@@ -1,0 +1,116 @@
+"""``uno-attack table serve``: what it binds to, what it prints, what it refuses (no real bind)."""
+
+from __future__ import annotations
+
+import argparse
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+import uvicorn
+
+from game.cli import build_parser, main
+from game.cli.table import settings_from_args
+
+
+def _parse(*words: str) -> argparse.Namespace:
+    return build_parser(only="table").parse_args(["table", "serve", *words])
+
+
+def test_by_default_the_server_listens_on_localhost_only() -> None:
+    settings = settings_from_args(_parse())
+    assert (settings.host, settings.port, settings.lan) == ("127.0.0.1", 8000, False)
+    assert settings.public_url is None
+    assert len(settings.seats) == 4 and settings.seats[-1].bot == "greedy"
+
+
+def test_lan_listens_on_every_interface_and_links_use_a_reachable_address() -> None:
+    settings = settings_from_args(_parse("--lan", "--port", "8123"))
+    assert settings.host == "0.0.0.0" and settings.lan
+    assert settings.public_url is not None and settings.public_url.endswith(":8123")
+    assert "0.0.0.0" not in settings.public_url
+    assert settings_from_args(_parse("--lan", "--host", "192.0.2.7")).host == "192.0.2.7"
+
+
+def test_seats_players_and_bots() -> None:
+    seats = settings_from_args(_parse("--players", "3", "--bots", "random,greedy")).seats
+    assert [s.bot for s in seats] == [None, "random", "greedy"]
+    named = settings_from_args(_parse("--seats", "Ann,Bob,bot:random")).seats
+    assert [(s.name, s.bot) for s in named][:2] == [("Ann", None), ("Bob", None)]
+
+
+@pytest.mark.parametrize(
+    "words, message",
+    [
+        (["--players", "2", "--bots", "greedy,greedy"], "no seat for a person"),
+        (["--bots", "clever"], "unknown bot"),
+        (["--resume", "a.jsonl", "--journal", "b.jsonl"], "do not also give --journal"),
+        (["--resume", "a.jsonl", "--seed", "3"], "cannot be changed when resuming"),
+        (["--port", "70000"], "--port 70000"),
+    ],
+)
+def test_bad_flags_are_clear_errors(
+    words: list[str], message: str, capsys: pytest.CaptureFixture[str]
+) -> None:
+    assert main(["table", "serve", *words]) == 2
+    assert message in capsys.readouterr().err
+
+
+def _fake_run(calls: list[dict[str, Any]]) -> Any:
+    def run(app: Any, **kwargs: Any) -> None:
+        calls.append({"app": app, **kwargs})
+
+    return run
+
+
+def test_serve_prints_the_links_and_runs_uvicorn_on_localhost(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
+    journal = tmp_path / "game.jsonl"
+    assert main(["table", "serve", "--seed", "5", "--journal", str(journal)]) == 0
+    out = capsys.readouterr().out
+    assert calls[0]["host"] == "127.0.0.1" and calls[0]["port"] == 8000
+    tokens = calls[0]["app"].state.context.tokens
+    assert f"http://127.0.0.1:8000/seat/{tokens.seats[0]}" in out
+    assert f"/host/{tokens.host}" in out
+    assert "add --lan" in out
+    assert (tmp_path / "game.jsonl.tokens").exists()
+
+
+def test_serve_lan_prints_qr_codes(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
+    assert main(["table", "serve", "--lan", "--players", "2", "--bots", "random"]) == 0
+    out = capsys.readouterr().out
+    assert calls[0]["host"] == "0.0.0.0"
+    assert "on your network" in out and "█" in out  # a QR code drawn with block characters
+
+
+def test_resume_keeps_the_links(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
+    journal = tmp_path / "game.jsonl"
+    from game.web.session import GameSession
+    from tests.web_client import quick_settings
+
+    first = GameSession(quick_settings(journal=journal))
+    first.open()
+    first.close()
+    assert main(["table", "serve", "--resume", str(journal)]) == 0
+    assert calls[0]["app"].state.context.tokens == first.tokens
+    assert first.tokens.seats[1] in capsys.readouterr().out
+
+
+def test_without_the_web_extra_the_command_says_what_to_install(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+) -> None:
+    monkeypatch.setitem(sys.modules, "uvicorn", None)
+    assert main(["table", "serve"]) == 2
+    assert "pip install 'uno-attack[web]'" in capsys.readouterr().err
