@@ -14,19 +14,58 @@ parameters, because ``--bots`` separates seats with commas.
 
 from __future__ import annotations
 
-from game.bots.base import (
-    Bot,
-    GreedyBot,
-    RandomBot,
-    favourite_color,
-    fewest_cards,
-    least_useful,
-    seat_moves,
-)
-from game.bots.casual import CasualBot
-from game.bots.registry import BOT_NAMES, DEFAULT_BOT, bot_class, make_bot, parse_bot_spec
-from game.bots.rule import RuleBot, leader
-from game.bots.search import SearchBot
+import importlib
+
+TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
+if TYPE_CHECKING:
+    from game.bots.base import (
+        Bot,
+        GreedyBot,
+        RandomBot,
+        favourite_color,
+        fewest_cards,
+        least_useful,
+        seat_moves,
+    )
+    from game.bots.casual import CasualBot
+    from game.bots.registry import BOT_NAMES, DEFAULT_BOT, bot_class, make_bot, parse_bot_spec
+    from game.bots.rule import RuleBot, leader
+    from game.bots.search import SearchBot
+
+#: Where each public name lives: loaded on first use, so ``--help`` (which only needs the
+#: names in :mod:`game.bots.registry`) does not load the search bot and the profiles.
+_HOMES = {
+    **dict.fromkeys(
+        (
+            "Bot",
+            "GreedyBot",
+            "RandomBot",
+            "favourite_color",
+            "fewest_cards",
+            "least_useful",
+            "seat_moves",
+        ),
+        "game.bots.base",
+    ),
+    "CasualBot": "game.bots.casual",
+    **dict.fromkeys(
+        ("BOT_NAMES", "DEFAULT_BOT", "bot_class", "make_bot", "parse_bot_spec"),
+        "game.bots.registry",
+    ),
+    "RuleBot": "game.bots.rule",
+    "leader": "game.bots.rule",
+    "SearchBot": "game.bots.search",
+}
+
+
+def __getattr__(name: str) -> object:
+    home = _HOMES.get(name)
+    if home is None:
+        raise AttributeError(f"module 'game.bots' has no attribute {name!r}")
+    value = getattr(importlib.import_module(home), name)
+    globals()[name] = value
+    return value
+
 
 __all__ = [
     "BOT_NAMES",
