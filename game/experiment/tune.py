@@ -1,0 +1,122 @@
+"""``experiment tune``: the profile setting that gives a target round (or game) length.
+
+The setting is P(0) (``knob="p0"``) or mean cards per press (``knob="mean"``) of an
+i.i.d. base profile (:func:`game.experiment.grid.derived_profile`). Every evaluation
+plays the *same* games (same deals, bot choices and launcher random numbers: common
+random numbers), only the profile changes, so differences between settings are not
+drowned in game-to-game noise and the search is a deterministic function of the seed.
+
+Search: evaluate the two ends of the range (they must bracket the target), then
+bisect ``steps`` times. The answer is linear interpolation inside the final bracket;
+its 95 % interval is the estimate's interval at that setting divided by the local
+slope (delta method: the slope is measured on the same games, so it is precise).
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Callable, Iterator
+from dataclasses import dataclass, field
+from typing import Any
+
+from game.experiment.grid import Cell, GridError, Task, task_seed
+from game.experiment.stats import TimeModel, summarize_cell
+
+Runner = Callable[[list[Task]], Iterator[dict[str, Any]]]
+DEFAULT_RANGES = {"p0": (0.05, 0.9), "mean": (0.3, 4.0)}
+
+
+@dataclass
+class TuneResult:
+    knob: str
+    value: float
+    low: float
+    high: float
+    target: float
+    per: str
+    evaluations: list[dict[str, Any]] = field(default_factory=list)
+
+    def text(self) -> str:
+        name = "P(0)" if self.knob == "p0" else "mean cards per press"
+        lines = [
+            f"{name} = {self.value:.3f} [{self.low:.3f}, {self.high:.3f}] (95 %) gives "
+            f"{self.target:g} estimated minutes per {self.per}",
+            f"  {'setting':>8}  minutes per {self.per} [95 % CI]",
+        ]
+        for e in self.evaluations:
+            lines.append(f"  {e['value']:>8.3f}  {e['mean']:.2f} [{e['low']:.2f}, {e['high']:.2f}]")
+        return "\n".join(lines)
+
+
+@dataclass
+class Tuner:
+    ruleset: str
+    players: int
+    bots: tuple[str, ...]
+    knob: str
+    base: str
+    target: float
+    per: str = "round"
+    games: int = 200
+    chunk: int = 25
+    seed: int = 1
+    model: TimeModel = field(default_factory=TimeModel)
+    options: tuple[tuple[str, str], ...] = ()
+
+    def cell(self, value: float) -> Cell:
+        profile = f"{self.base}@{self.knob}={value:.6g}"
+        return Cell(self.ruleset, self.players, profile, self.bots, self.options)
+
+    def tasks(self, value: float) -> list[Task]:
+        """The same seeds for every value (common random numbers): keyed without the profile."""
+        key = self.cell(0.5).key.replace(self.cell(0.5).profile, "tune")
+        out = []
+        for index, start in enumerate(range(0, self.games, self.chunk)):
+            size = min(self.chunk, self.games - start)
+            out.append(Task(self.cell(value), index, size, task_seed(self.seed, key, index)))
+        return out
+
+    def evaluate(self, value: float, run: Runner) -> dict[str, Any]:
+        records = sorted(run(self.tasks(value)), key=lambda r: r["chunk"])
+        games = [g for r in records for g in r["games"]]
+        estimate = summarize_cell(self.cell(value), games, self.model)[f"minutes_per_{self.per}"]
+        return {"value": value, **estimate}
+
+    def search(self, run: Runner, lo: float, hi: float, steps: int = 6) -> TuneResult:
+        if not lo < hi:
+            raise GridError(f"--range {lo},{hi}: the low end must be below the high end")
+        a, b = self.evaluate(lo, run), self.evaluate(hi, run)
+        seen = [a, b]
+        if (a["mean"] - self.target) * (b["mean"] - self.target) > 0:
+            raise GridError(
+                f"{self.target:g} minutes per {self.per} is outside what the range gives "
+                f"({a['mean']:.1f} at {lo:g}, {b['mean']:.1f} at {hi:g})",
+                hint="widen --range, or choose another --target-minutes or --knob",
+            )
+        for _ in range(steps):
+            middle = self.evaluate((a["value"] + b["value"]) / 2, run)
+            seen.append(middle)
+            if (a["mean"] - self.target) * (middle["mean"] - self.target) <= 0:
+                b = middle
+            else:
+                a = middle
+        return self._answer(a, b, seen)
+
+    def _answer(
+        self, a: dict[str, Any], b: dict[str, Any], seen: list[dict[str, Any]]
+    ) -> TuneResult:
+        span = b["mean"] - a["mean"]
+        slope = span / (b["value"] - a["value"])
+        t = 0.5 if span == 0 else (self.target - a["mean"]) / span
+        value = a["value"] + t * (b["value"] - a["value"])
+        half = max(a["high"] - a["mean"], b["high"] - b["mean"])
+        spread = math.inf if slope == 0 else abs(half / slope)
+        return TuneResult(
+            knob=self.knob,
+            value=round(value, 6),
+            low=round(value - spread, 6),
+            high=round(value + spread, 6),
+            target=self.target,
+            per=self.per,
+            evaluations=sorted(seen, key=lambda e: e["value"]),
+        )
