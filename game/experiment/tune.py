@@ -7,9 +7,11 @@ random numbers), only the profile changes, so differences between settings are n
 drowned in game-to-game noise and the search is a deterministic function of the seed.
 
 Search: evaluate the two ends of the range (they must bracket the target), then
-bisect ``steps`` times. The answer is linear interpolation inside the final bracket;
-its 95 % interval is the estimate's interval at that setting divided by the local
-slope (delta method: the slope is measured on the same games, so it is precise).
+bisect ``steps`` times. A game's course changes as soon as one press differs, so even
+with common random numbers the estimates wobble around the true curve: the answer is
+the root of a weighted straight line through the :data:`LOCAL_POINTS` evaluations
+nearest the final bracket, and its 95 % interval comes from that line's uncertainty
+(delta method).
 """
 
 from __future__ import annotations
@@ -20,9 +22,11 @@ from dataclasses import dataclass, field
 from typing import Any
 
 from game.experiment.grid import Cell, GridError, Task, task_seed
-from game.experiment.stats import TimeModel, summarize_cell
+from game.experiment.stats import Z95, TimeModel, summarize_cell
 
 Runner = Callable[[list[Task]], Iterator[dict[str, Any]]]
+#: Evaluations (nearest the final bracket) the straight line of the answer is fitted to.
+LOCAL_POINTS = 4
 DEFAULT_RANGES = {"p0": (0.05, 0.9), "mean": (0.3, 4.0)}
 
 
@@ -105,12 +109,10 @@ class Tuner:
     def _answer(
         self, a: dict[str, Any], b: dict[str, Any], seen: list[dict[str, Any]]
     ) -> TuneResult:
-        span = b["mean"] - a["mean"]
-        slope = span / (b["value"] - a["value"])
-        t = 0.5 if span == 0 else (self.target - a["mean"]) / span
-        value = a["value"] + t * (b["value"] - a["value"])
-        half = max(a["high"] - a["mean"], b["high"] - b["mean"])
-        spread = math.inf if slope == 0 else abs(half / slope)
+        """Weighted straight line through the evaluations nearest the bracket; its root."""
+        middle = (a["value"] + b["value"]) / 2
+        near = sorted(seen, key=lambda e: abs(e["value"] - middle))[:LOCAL_POINTS]
+        value, spread = _line_root(near, self.target)
         return TuneResult(
             knob=self.knob,
             value=round(value, 6),
@@ -120,3 +122,30 @@ class Tuner:
             per=self.per,
             evaluations=sorted(seen, key=lambda e: e["value"]),
         )
+
+
+def _line_root(points: list[dict[str, Any]], target: float) -> tuple[float, float]:
+    """Root of a weighted least-squares line y = c + m x, and its 95 % half-width (delta method).
+
+    Weights are 1 / SE² of each estimate. The evaluations share their games (common random
+    numbers), so their errors are positively correlated: the level of the line gets no
+    benefit from averaging (its variance is the weighted mean SE, squared, as if fully
+    correlated), while the slope's variance is taken as for independent points, which
+    overstates it when the correlation is positive. Both err on the wide side.
+    """
+    xs = [p["value"] for p in points]
+    ys = [p["mean"] for p in points]
+    ses = [max((p["high"] - p["low"]) / (2 * Z95), 1e-9) for p in points]
+    w = [1 / s**2 for s in ses]
+    sw = math.fsum(w)
+    mx = math.fsum(wi * x for wi, x in zip(w, xs, strict=True)) / sw
+    my = math.fsum(wi * y for wi, y in zip(w, ys, strict=True)) / sw
+    sxx = math.fsum(wi * (x - mx) ** 2 for wi, x in zip(w, xs, strict=True))
+    sxy = math.fsum(wi * (x - mx) * (y - my) for wi, x, y in zip(w, xs, ys, strict=True))
+    if sxx == 0 or sxy == 0:
+        return mx, math.inf
+    slope = sxy / sxx
+    root = mx + (target - my) / slope
+    level = math.fsum(wi * se for wi, se in zip(w, ses, strict=True)) / sw
+    variance = (level**2 + (root - mx) ** 2 / sxx) / slope**2
+    return root, Z95 * math.sqrt(variance)
