@@ -340,7 +340,9 @@ def run_paper(args: argparse.Namespace) -> int:
     _check_execution(args)
     out = check_output(args.out, what="--out", force=args.force, suffixes=["md"])
     images = Path(args.images) if args.images else out.parent / "images"
-    check_plot_dir(str(images), FIGURES, force=args.force)
+    if not args.images and out.parent.is_dir():
+        images.mkdir(exist_ok=True)  # the default figures folder beside the page
+    check_plot_dir(str(images), FIGURES, force=args.force, what="--images")
     command = f"uno-attack experiment paper --out {args.out}"
     if args.images:
         command += f" --images {args.images}"

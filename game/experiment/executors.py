@@ -22,6 +22,8 @@ from game.experiment.grid import GridError, Task
 from game.experiment.play import play_task
 
 Record = dict[str, Any]
+#: Seconds to wait for a Dask scheduler to answer (distributed retries until then).
+CONNECT_TIMEOUT = 10.0
 
 
 def package_version() -> str:
@@ -87,7 +89,7 @@ def _on_dask(tasks: Sequence[Task], address: str, version: str) -> Iterator[Reco
             hint="pip install 'uno-attack[cluster]'",
         ) from None
     try:
-        client = Client(address, timeout=10)
+        client = Client(address, timeout=CONNECT_TIMEOUT)
     except OSError as error:
         raise GridError(
             f"cannot reach the Dask scheduler at {address}: {error}",

@@ -21,7 +21,7 @@ from launcher.profiles import DEFAULT_PROFILE, preset_names
 
 Runner = Callable[[list[Task]], Iterator[dict[str, Any]]]
 P0_VALUES = (0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8)
-MEAN_VALUES = (0.5, 0.8, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
+MEAN_VALUES = (0.6, 0.8, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
 FIGURES = (
     "experiments_p0.png",

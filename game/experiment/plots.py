@@ -17,7 +17,9 @@ from hardware.files import PathError, atomic_path, check_output
 REPORT_FIGURES = ("minutes_per_round.png", "hand_sizes.png", "seat_win_rates.png")
 
 
-def check_plot_dir(folder: str, names: Sequence[str], *, force: bool) -> list[Path]:
+def check_plot_dir(
+    folder: str, names: Sequence[str], *, force: bool, what: str = "--plots"
+) -> list[Path]:
     """Before any work: the folder exists and every figure may be written."""
     try:
         import matplotlib  # noqa: F401
