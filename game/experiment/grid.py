@@ -43,7 +43,7 @@ MEAN_FAMILY_MAX = 9
 class GridError(RulesetError):
     """An experiment grid that cannot be run as written; nothing was run."""
 
-    hint = "see docs/experiments-howto in docs/experiments.md, 'Grid files'"
+    hint = "docs/experiment-cluster.md, 'Grid files', describes the grid"
 
 
 @dataclass(frozen=True)

@@ -201,6 +201,29 @@ def _span(cells: list[dict[str, Any]], key: str = "turns_per_round") -> tuple[fl
     return min(values), max(values)
 
 
+def _pattern_sentence(presets: dict[str, dict[str, Any]]) -> list[str]:
+    """The 1999 pattern against the i.i.d. preset closest to it in cards per press."""
+    from launcher.profiles import load_profile
+
+    pattern = presets.get("original-1999")
+    iid = [c for name, c in presets.items() if load_profile(name).kind == "iid"]
+    if pattern is None or not iid:
+        return []
+    per_hit = pattern["cards_per_hit"]["mean"]
+    twin = min(iid, key=lambda c: abs(c["cards_per_hit"]["mean"] - per_hit))
+    a, b = pattern["turns_per_round"], twin["turns_per_round"]
+    overlap = a["low"] is not None and b["low"] is not None and a["low"] <= b["high"]
+    overlap = overlap and b["low"] <= a["high"]
+    verdict = "overlap" if overlap else "do not overlap"
+    return [
+        f"The 1999 pattern gives {est(pattern['cards_per_hit'], 2)} cards per press and rounds "
+        f"of {est(a)} turns. The i.i.d. preset closest to it in cards per press, "
+        f"`{twin['cell']['profile']}` ({est(twin['cards_per_hit'], 2)}), gives {est(b)} turns: "
+        f"the two intervals {verdict}.",
+        "",
+    ]
+
+
 def render(paper: Paper, parts: dict[str, list[dict[str, Any]]], images: str) -> str:
     """The Markdown page."""
     players = {c["cell"]["players"]: c for c in parts["players"]}
@@ -266,13 +289,7 @@ def render(paper: Paper, parts: dict[str, list[dict[str, Any]]], images: str) ->
         *_table(parts["presets"], "profile", lambda c: c["cell"]["profile"]),
         "",
     ]
-    if "original-1999" in presets:
-        o = presets["original-1999"]
-        lines += [
-            f"The 1999 pattern gives {est(o['cards_per_hit'], 2)} cards per press and rounds of "
-            f"{est(o['turns_per_round'])} turns.",
-            "",
-        ]
+    lines += _pattern_sentence(presets)
     lines += [
         "## 2 to 8 players",
         "",
@@ -292,8 +309,8 @@ def render(paper: Paper, parts: dict[str, list[dict[str, Any]]], images: str) ->
         "smallest hand at the table.",
         "- *launcher ran empty*: the hopper was empty after some press or turn of the round, "
         "or was reloaded from the discard pile.",
-        "- Your own grids: `uno-attack experiment run --help`; on a cluster: "
-        "docs/experiment-cluster.md.",
+        "- Your own grids, the methods in full, and clusters: "
+        "[experiment-cluster.md](experiment-cluster.md).",
         "",
     ]
     return "\n".join(lines)

@@ -1,0 +1,83 @@
+"""Experiment throughput: 1 process, 2 local processes, a 2-worker Dask LocalCluster.
+
+    python bench/bench_experiment.py [--games 400] [--chunk 25] [--seed 1]
+
+One cell (attack, 4 players, default profile, greedy bots), ``--games`` games in tasks of
+``--chunk``, run through :func:`game.experiment.executors.run_tasks` exactly as
+``uno-attack experiment run`` does. For each executor: wall-clock games/s (start-up of
+the pool or cluster included, the figure a user sees), and CPU seconds of this process
+plus its finished children (``resource.getrusage``), which other load on the machine
+disturbs less. Checks that every executor produced the same records. Figures go in
+docs/experiment-cluster.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import platform
+import resource
+import sys
+import time
+from collections.abc import Callable, Iterator
+from pathlib import Path
+from typing import Any
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+from game.experiment.executors import run_tasks  # noqa: E402
+from game.experiment.grid import Grid, Task  # noqa: E402
+
+
+def cpu_seconds() -> float:
+    me = resource.getrusage(resource.RUSAGE_SELF)
+    kids = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return me.ru_utime + me.ru_stime + kids.ru_utime + kids.ru_stime
+
+
+def measure(name: str, games: int, run: Callable[[], Iterator[dict[str, Any]]]) -> str:
+    wall, cpu = time.perf_counter(), cpu_seconds()
+    records = sorted(run(), key=lambda r: r["key"])
+    wall, cpu = time.perf_counter() - wall, cpu_seconds() - cpu
+    print(
+        f"{name:<28} {games / wall:7.1f} games/s wall ({wall:5.1f} s), "
+        f"{games / cpu:6.1f} games per CPU-second ({cpu:5.1f} s)",
+        flush=True,
+    )
+    return json.dumps(records, sort_keys=True)
+
+
+def on_local_cluster(tasks: list[Task]) -> Iterator[dict[str, Any]]:
+    from distributed import LocalCluster
+
+    with LocalCluster(
+        n_workers=2, threads_per_worker=1, processes=True, dashboard_address=None
+    ) as cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        yield from run_tasks(tasks, f"dask://{address}")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--games", type=int, default=400)
+    parser.add_argument("--chunk", type=int, default=25)
+    parser.add_argument("--seed", type=int, default=1)
+    args = parser.parse_args()
+    tasks = Grid(games=args.games).tasks(args.seed, args.chunk)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(
+        f"# {platform.python_implementation()} {platform.python_version()}, "
+        f"{os.cpu_count()} CPUs, load {load}; attack 4p default greedy, "
+        f"{args.games} games in {len(tasks)} tasks"
+    )
+    one = measure("1 process", args.games, lambda: run_tasks(tasks))
+    two = measure("2 local processes", args.games, lambda: run_tasks(tasks, workers=2))
+    dask = measure("Dask LocalCluster, 2 workers", args.games, lambda: on_local_cluster(tasks))
+    print("identical records:", one == two == dask)
+    load = " ".join(f"{x:.2f}" for x in os.getloadavg())
+    print(f"# load after: {load}")
+
+
+if __name__ == "__main__":
+    main()
