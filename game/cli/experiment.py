@@ -39,6 +39,7 @@ EXAMPLE = (
 
 
 def register(subparsers: Any) -> None:
+    """Add ``experiment run|report|tune|paper``."""
     parser = subparsers.add_parser(
         "experiment",
         help="run grids of simulated games: lengths, hits, win rates, with CIs; tune a profile",
@@ -223,6 +224,7 @@ def _grid_time_model(path: str) -> str:
 
 
 def run_grid(args: argparse.Namespace) -> int:
+    """``experiment run``: play the tasks not yet in --out, then summarise the grid."""
     _check_execution(args)
     if args.chunk < 1:
         raise GridError(f"--chunk must be at least 1, not {args.chunk}")
@@ -281,6 +283,7 @@ def _summarise(
 
 # -- report -------------------------------------------------------------------------------------
 def run_report(args: argparse.Namespace) -> int:
+    """``experiment report``: summarise (and plot) a results file."""
     model = _time_model(args)
     figures = _check_plots(args)
     header, records = read_records(args.results)
@@ -291,6 +294,7 @@ def run_report(args: argparse.Namespace) -> int:
 
 # -- tune ---------------------------------------------------------------------------------------
 def run_tune(args: argparse.Namespace) -> int:
+    """``experiment tune``: the knob's value for the target length."""
     from game.experiment.tune import DEFAULT_RANGES, Tuner
 
     _check_execution(args)
@@ -333,6 +337,7 @@ def _range(text: str) -> tuple[float, float]:
 
 # -- paper --------------------------------------------------------------------------------------
 def run_paper(args: argparse.Namespace) -> int:
+    """``experiment paper``: regenerate the report page and its figures."""
     from game.experiment.paper import FIGURES, Paper, write_paper
     from game.experiment.plots import check_plot_dir
     from hardware.files import check_output

@@ -27,6 +27,7 @@ CONNECT_TIMEOUT = 10.0
 
 
 def package_version() -> str:
+    """The installed uno-attack version: every worker must run the same."""
     from importlib import metadata
 
     try:

@@ -58,9 +58,11 @@ class Cell:
 
     @property
     def key(self) -> str:
+        """Canonical JSON of the cell: its identity in results files and seeds."""
         return json.dumps(self.to_dict(), sort_keys=True, separators=(",", ":"))
 
     def to_dict(self) -> dict[str, Any]:
+        """The cell as JSON-ready data (what a task record stores)."""
         return {
             "ruleset": self.ruleset,
             "players": self.players,
@@ -86,6 +88,7 @@ class Cell:
         return f"{text} {extra}".strip()
 
     def bot_for(self, seat: int) -> str:
+        """The bot in ``seat``: the line-up cycled over the seats."""
         return self.bots[seat % len(self.bots)]
 
 
@@ -100,6 +103,7 @@ class Task:
 
     @property
     def key(self) -> str:
+        """The task's identity in a results file: cell key and chunk index."""
         return f"{self.cell.key}#{self.chunk}"
 
 
@@ -121,6 +125,7 @@ class Grid:
     games: int = DEFAULT_GAMES
 
     def cells(self) -> list[Cell]:
+        """Every combination of the axes, rulesets varying slowest."""
         axes = product(self.rulesets, self.players, self.profiles, self.bots, self.options)
         return [Cell(r, p, prof, b, tuple(sorted(o.items()))) for r, p, prof, b, o in axes]
 
@@ -212,6 +217,7 @@ def launcher_for(profile: str, draws_from_pile: bool, seed: int) -> Any:
 
 # -- grid files and command-line lists ---------------------------------------------------------
 def split_list(text: str) -> list[str]:
+    """``"a, b,,c"`` -> ``["a", "b", "c"]`` (a command-line list)."""
     return [part.strip() for part in text.split(",") if part.strip()]
 
 
@@ -234,6 +240,7 @@ _KEYS = {"rulesets", "players", "profiles", "bots", "options", "games", "time_mo
 
 
 def grid_from_dict(data: dict[str, Any], where: str = "grid") -> Grid:
+    """A grid from parsed TOML; unknown keys and ill-typed values are errors naming ``where``."""
     unknown = sorted(set(data) - _KEYS)
     if unknown:
         raise GridError(f"{where}: unknown keys {unknown}", hint=f"known: {sorted(_KEYS)}")

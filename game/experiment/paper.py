@@ -46,6 +46,7 @@ class Paper:
         return Grid([self.ruleset], players, profiles, bots, [{}], self.games)
 
     def grids(self) -> dict[str, Grid]:
+        """The page's four grids, by section."""
         one = [self.players]
         return {
             "p0": self._grid(one, [f"{DEFAULT_PROFILE}@p0={v:g}" for v in P0_VALUES]),
@@ -55,6 +56,7 @@ class Paper:
         }
 
     def tasks(self) -> list[Task]:
+        """Every task of the four grids, a cell shared by two grids played once."""
         seen: dict[str, Task] = {}
         for grid in self.grids().values():
             for task in grid.tasks(self.seed):
@@ -62,6 +64,7 @@ class Paper:
         return list(seen.values())
 
     def summaries(self, records: list[dict[str, Any]]) -> dict[str, list[dict[str, Any]]]:
+        """Each section's cell summaries, in the grid's order."""
         cells = {c["label"]: c for c in aggregate(records, self.model)["cells"]}
         out = {}
         for name, grid in self.grids().items():

@@ -47,6 +47,7 @@ class TimeModel:
     deal: float = 90.0  #: shuffle, deal, load the launcher, once per round
 
     def seconds(self, round_: Sequence[Any]) -> float:
+        """Estimated seconds of one round record (:data:`ROUND_FIELDS` order)."""
         return (
             self.turn * round_[_T]
             + self.play * round_[_P]
@@ -56,6 +57,7 @@ class TimeModel:
         )
 
     def describe(self) -> str:
+        """The model as ``--time-model`` text."""
         return ",".join(f"{f.name}={getattr(self, f.name):g}" for f in fields(self))
 
     @classmethod
@@ -85,6 +87,7 @@ class Estimate:
     high: float
 
     def text(self, digits: int = 1, percent: bool = False) -> str:
+        """``mean [low, high]``."""
         if percent:
             return f"{self.mean:.0%} [{self.low:.0%}, {self.high:.0%}]"
         return f"{self.mean:.{digits}f} [{self.low:.{digits}f}, {self.high:.{digits}f}]"
@@ -95,6 +98,7 @@ def _r(x: float) -> float:
 
 
 def mean_ci(values: Sequence[float]) -> Estimate:
+    """Mean ± 1.96 standard errors (no interval from fewer than 2 values)."""
     n = len(values)
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan)
@@ -128,6 +132,7 @@ def ratio_ci(
 
 
 def wilson(successes: int, trials: int) -> Estimate:
+    """The Wilson score interval of a proportion (sound near 0 and 1, unlike the normal one)."""
     if trials == 0:
         return Estimate(math.nan, math.nan, math.nan)
     p = successes / trials
@@ -218,6 +223,7 @@ def aggregate(records: list[dict[str, Any]], model: TimeModel) -> dict[str, Any]
 
 # -- the terminal summary ------------------------------------------------------------------------
 def est(entry: dict[str, Any], digits: int = 1, percent: bool = False) -> str:
+    """An estimate of a summary (``{"mean", "low", "high"}``) as compact text."""
     if entry["mean"] is None:
         return "n/a"
     low, high = entry["low"], entry["high"]

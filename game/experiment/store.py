@@ -111,6 +111,7 @@ class ResultsFile:
         self.done.add(record["key"])
 
     def close(self) -> None:
+        """Close the file (every record is on disk already)."""
         if self._stream is not None:
             self._stream.close()
             self._stream = None

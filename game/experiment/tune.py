@@ -41,6 +41,7 @@ class TuneResult:
     evaluations: list[dict[str, Any]] = field(default_factory=list)
 
     def text(self) -> str:
+        """The answer and every evaluation, for the terminal."""
         name = "P(0)" if self.knob == "p0" else "mean cards per press"
         lines = [
             f"{name} = {self.value:.3f} [{self.low:.3f}, {self.high:.3f}] (95 %) gives "
@@ -68,6 +69,7 @@ class Tuner:
     options: tuple[tuple[str, str], ...] = ()
 
     def cell(self, value: float) -> Cell:
+        """The cell whose profile has the knob at ``value``."""
         profile = f"{self.base}@{self.knob}={value:.6g}"
         return Cell(self.ruleset, self.players, profile, self.bots, self.options)
 
@@ -81,12 +83,14 @@ class Tuner:
         return out
 
     def evaluate(self, value: float, run: Runner) -> dict[str, Any]:
+        """Minutes per round (or game) at ``value``, with its interval."""
         records = sorted(run(self.tasks(value)), key=lambda r: r["chunk"])
         games = [g for r in records for g in r["games"]]
         estimate = summarize_cell(self.cell(value), games, self.model)[f"minutes_per_{self.per}"]
         return {"value": value, **estimate}
 
     def search(self, run: Runner, lo: float, hi: float, steps: int = 6) -> TuneResult:
+        """Bracket, bisect ``steps`` times, then fit a line near the root."""
         if not lo < hi:
             raise GridError(f"--range {lo},{hi}: the low end must be below the high end")
         a, b = self.evaluate(lo, run), self.evaluate(hi, run)
