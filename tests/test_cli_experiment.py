@@ -3,7 +3,9 @@
 from __future__ import annotations
 
 import json
+from collections.abc import Iterator
 from pathlib import Path
+from typing import Any
 
 import pytest
 
@@ -131,3 +133,28 @@ def test_paper_writes_the_page_and_its_figures(
     assert len(figures) == 4 and all(f"images/{name}" in text for name in figures)
     assert main(["experiment", "paper", "--out", str(page), "--games", "2"]) == 2
     assert "already exists" in capsys.readouterr().err
+
+
+def test_ctrl_c_keeps_the_finished_tasks_and_the_same_command_resumes(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    from game.cli import experiment as command
+
+    argv = ["experiment", "run", "--players", "2,3", "--games", "4", "--chunk", "2", "--json"]
+    whole, cut = tmp_path / "whole.jsonl", tmp_path / "cut.jsonl"
+    assert main([*argv, "--out", str(whole)]) == 0
+    expected = capsys.readouterr().out
+    real = command.run_tasks
+
+    def interrupted(tasks: list[Any], executor: str, workers: int) -> Iterator[dict[str, Any]]:
+        records = real(tasks, executor, workers)
+        yield next(records)
+        raise KeyboardInterrupt
+
+    monkeypatch.setattr(command, "run_tasks", interrupted)
+    assert main([*argv, "--out", str(cut)]) == 130
+    assert "1 of 4 tasks are in" in capsys.readouterr().err
+    monkeypatch.setattr(command, "run_tasks", real)
+    assert main([*argv, "--out", str(cut)]) == 0
+    out, err = capsys.readouterr()
+    assert "1 already in" in err and out == expected

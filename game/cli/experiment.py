@@ -232,6 +232,7 @@ def run_grid(args: argparse.Namespace) -> int:
     model = _time_model(args, args.grid)
     figures = _check_plots(args)
     tasks = grid.tasks(args.seed, args.chunk)
+    keys = {t.key for t in tasks}
     with ResultsFile(args.out, seed=args.seed, chunk=args.chunk, force=args.force) as results:
         todo = [t for t in tasks if t.key not in results.done]
         print(
@@ -240,10 +241,17 @@ def run_grid(args: argparse.Namespace) -> int:
             file=sys.stderr,
         )
         progress = _Progress(len(todo))
-        for record in run_tasks(todo, args.executor, args.workers):
-            results.append(record)
-            progress.step()
-    keys = {t.key for t in tasks}
+        try:
+            for record in run_tasks(todo, args.executor, args.workers):
+                results.append(record)
+                progress.step()
+        except KeyboardInterrupt:
+            print(
+                f"\n{len(results.done & keys)} of {len(tasks)} tasks are in {args.out}; "
+                "run the same command again to resume",
+                file=sys.stderr,
+            )
+            raise
     _, records = read_records(args.out)
     return _summarise([r for r in records if r["key"] in keys], model, args, figures)
 
