@@ -127,7 +127,8 @@ def test_paper_writes_the_page_and_its_figures(
     text = page.read_text()
     assert text.startswith("# What the launcher does to UNO Attack")
     assert f"uno-attack experiment paper --out {page} --games 2" in text
-    for section in ("against P(0)", "mean cards per press", "1999 pattern", "2 to 8 players"):
+    sections = ("against P(0)", "mean cards per press", "1999 pattern", "2 to 8 players", "Tuning")
+    for section in sections:
         assert section in text
     figures = sorted(p.name for p in (tmp_path / "images").iterdir())
     assert len(figures) == 4 and all(f"images/{name}" in text for name in figures)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import argparse
 import json
 import sys
+from collections.abc import Iterator
 from pathlib import Path
 from typing import Any
 
@@ -23,6 +24,7 @@ from game.experiment.grid import (
     DEFAULT_GAMES,
     Grid,
     GridError,
+    Task,
     bots_axis,
     grid_from_toml,
     split_list,
@@ -137,7 +139,7 @@ def _register_tune(actions: Any) -> None:
     tune.add_argument("--bots", default=DEFAULT_BOT, help=f"one line-up (default {DEFAULT_BOT})")
     tune.add_argument("--knob", choices=("p0", "mean"), default="p0", help="(default p0)")
     tune.add_argument("--base", default="web-game", help="i.i.d. base profile (default web-game)")
-    tune.add_argument("--range", metavar="LO,HI", help="search range (p0 0.05,0.9; mean 0.3,4)")
+    tune.add_argument("--range", metavar="LO,HI", help="search range (p0 0.05,0.9; mean 0.6,4.5)")
     tune.add_argument("--games", type=int, default=200, help="games per evaluation (default 200)")
     tune.add_argument("--steps", type=int, default=6, help="bisection steps (default 6)")
     tune.add_argument("--json", action="store_true", help="print the result as JSON")
@@ -156,6 +158,9 @@ def _register_paper(actions: Any) -> None:
     paper.add_argument("--images", metavar="DIR", help="figures folder (default OUT's images/)")
     paper.add_argument("--games", type=int, default=400, help="games per cell (default 400)")
     paper.add_argument("--bot", default=DEFAULT_BOT, help=f"bot in every seat ({DEFAULT_BOT})")
+    paper.add_argument(
+        "--target-minutes", type=float, default=10.0, help="round length to tune for (default 10)"
+    )
     _add_execution(paper)
     _add_time_model(paper)
     add_force_argument(paper)
@@ -346,7 +351,7 @@ def _range(text: str) -> tuple[float, float]:
 # -- paper --------------------------------------------------------------------------------------
 def run_paper(args: argparse.Namespace) -> int:
     """``experiment paper``: regenerate the report page and its figures."""
-    from game.experiment.paper import FIGURES, Paper, write_paper
+    from game.experiment.paper import FIGURES, Paper, tune_all, write_paper
     from game.experiment.plots import check_plot_dir
     from hardware.files import check_output
 
@@ -367,10 +372,23 @@ def run_paper(args: argparse.Namespace) -> int:
         command += f" --bot {args.bot}"
     if args.time_model:
         command += f" --time-model {args.time_model}"
+    if args.target_minutes != 10.0:
+        command += f" --target-minutes {args.target_minutes:g}"
+    if not args.target_minutes > 0:
+        raise GridError(f"--target-minutes must be above 0, not {args.target_minutes}")
     paper = Paper(
-        games=args.games, seed=args.seed, bot=args.bot, model=_time_model(args), command=command
+        games=args.games,
+        seed=args.seed,
+        bot=args.bot,
+        model=_time_model(args),
+        target_minutes=args.target_minutes,
+        command=command,
     )
-    records = list(run_tasks(paper.tasks(), args.executor, args.workers))
-    write_paper(paper, records, out, images)
+
+    def run(tasks: list[Task]) -> Iterator[dict[str, Any]]:
+        return run_tasks(tasks, args.executor, args.workers)
+
+    records = list(run(paper.tasks()))
+    write_paper(paper, records, out, images, tune_all(paper, run))
     print(f"wrote {out} and {len(FIGURES)} figures in {images}", file=sys.stderr)
     return 0

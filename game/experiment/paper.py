@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from game.experiment.grid import DEFAULT_BOT, Grid, Task
+from game.experiment.grid import DEFAULT_BOT, Grid, GridError, Task
 from game.experiment.plots import save
 from game.experiment.stats import METHODS, TimeModel, aggregate, est
 from launcher.profiles import DEFAULT_PROFILE, preset_names
@@ -23,6 +23,7 @@ Runner = Callable[[list[Task]], Iterator[dict[str, Any]]]
 P0_VALUES = (0.1, 0.2, 0.3, 0.4, 0.45, 0.5, 0.6, 0.7, 0.8)
 MEAN_VALUES = (0.6, 0.8, 1.0, 1.5, 2.0, 2.5, 3.0, 4.0)
 PLAYER_COUNTS = (2, 3, 4, 5, 6, 7, 8)
+TUNE_STEPS = 5
 FIGURES = (
     "experiments_p0.png",
     "experiments_mean.png",
@@ -39,6 +40,7 @@ class Paper:
     ruleset: str = "attack"
     players: int = 4
     model: TimeModel = field(default_factory=TimeModel)
+    target_minutes: float = 10.0
     command: str = "uno-attack experiment paper --out docs/experiments.md"
 
     def _grid(self, players: list[int], profiles: list[str]) -> Grid:
@@ -72,7 +74,46 @@ class Paper:
         return out
 
 
-def write_paper(paper: Paper, records: list[dict[str, Any]], out: Path, images: Path) -> None:
+def tune_all(paper: Paper, run: Runner) -> list[str]:
+    """The "tuning" section: P(0) and mean cards per press for :attr:`Paper.target_minutes`."""
+    from game.experiment.tune import DEFAULT_RANGES, Tuner
+
+    lines = []
+    for knob in ("p0", "mean"):
+        tuner = Tuner(
+            paper.ruleset, paper.players, (paper.bot,), knob, DEFAULT_PROFILE,
+            paper.target_minutes, games=max(2, paper.games // 2), seed=paper.seed,
+            model=paper.model,
+        )  # fmt: skip
+        try:
+            result = tuner.search(run, *DEFAULT_RANGES[knob], steps=TUNE_STEPS)
+        except GridError as error:
+            lines += [f"`--knob {knob}`: {error}", ""]
+            continue
+        command = (
+            f"uno-attack experiment tune --target-minutes {paper.target_minutes:g} "
+            f"--knob {knob} --games {tuner.games} --steps {TUNE_STEPS}"
+        )
+        if paper.bot != DEFAULT_BOT:
+            command += f" --bots {paper.bot}"
+        if paper.seed != 1:
+            command += f" --seed {paper.seed}"
+        if paper.model != TimeModel():
+            command += f" --time-model {paper.model.describe()}"
+        lines += [
+            f"`{command}`:",
+            "",
+            "```text",
+            result.text(),
+            "```",
+            "",
+        ]
+    return lines
+
+
+def write_paper(
+    paper: Paper, records: list[dict[str, Any]], out: Path, images: Path, tuning: list[str]
+) -> None:
     """Draw the figures into ``images`` and write the page to ``out`` (both atomically)."""
     from hardware.files import atomic_write_text
 
@@ -80,7 +121,7 @@ def write_paper(paper: Paper, records: list[dict[str, Any]], out: Path, images: 
     paths = [images / name for name in FIGURES]
     _figures(parts, paths)
     relative = _relative(images, out.parent)
-    atomic_write_text(out, render(paper, parts, relative))
+    atomic_write_text(out, render(paper, parts, relative, tuning))
 
 
 def _relative(images: Path, base: Path) -> str:
@@ -227,7 +268,9 @@ def _pattern_sentence(presets: dict[str, dict[str, Any]]) -> list[str]:
     ]
 
 
-def render(paper: Paper, parts: dict[str, list[dict[str, Any]]], images: str) -> str:
+def render(
+    paper: Paper, parts: dict[str, list[dict[str, Any]]], images: str, tuning: list[str]
+) -> str:
     """The Markdown page."""
     players = {c["cell"]["players"]: c for c in parts["players"]}
     head = players.get(paper.players, parts["players"][0])
@@ -304,6 +347,15 @@ def render(paper: Paper, parts: dict[str, list[dict[str, Any]]], images: str) ->
     ]
     lines += [
         "",
+        f"## Tuning a launcher to {paper.target_minutes:g}-minute rounds",
+        "",
+        f"Which P(0), or which mean cards per press, gives {paper.ruleset} rounds of "
+        f"{paper.target_minutes:g} estimated minutes at {paper.players} players? "
+        "`experiment tune` answers with common random numbers and bisection "
+        "([experiment-cluster.md](experiment-cluster.md), 'Tuning a profile'); its interval "
+        "includes the noise of the games, not the doubt about the time model.",
+        "",
+        *tuning,
         "## Definitions",
         "",
         "- *turns*: the engine's turn count (`round_end` event); *hits*: launcher presses "

@@ -9,9 +9,9 @@ drowned in game-to-game noise and the search is a deterministic function of the 
 Search: evaluate the two ends of the range (they must bracket the target), then
 bisect ``steps`` times. A game's course changes as soon as one press differs, so even
 with common random numbers the estimates wobble around the true curve: the answer is
-the root of a weighted straight line through the :data:`LOCAL_POINTS` evaluations
-nearest the final bracket, and its 95 % interval comes from that line's uncertainty
-(delta method).
+the root of a weighted straight line through the evaluations within :data:`WINDOW` of
+the range around the final bracket, and its 95 % interval comes from that line's
+uncertainty (delta method).
 """
 
 from __future__ import annotations
@@ -25,9 +25,12 @@ from game.experiment.grid import Cell, GridError, Task, task_seed
 from game.experiment.stats import Z95, TimeModel, summarize_cell
 
 Runner = Callable[[list[Task]], Iterator[dict[str, Any]]]
-#: Evaluations (nearest the final bracket) the straight line of the answer is fitted to.
-LOCAL_POINTS = 4
-DEFAULT_RANGES = {"p0": (0.05, 0.9), "mean": (0.3, 4.0)}
+#: The answer's straight line is fitted to the evaluations within this share of the search
+#: range on either side of the final bracket (at least :data:`MIN_POINTS` of them): wide
+#: enough that the slope is not the noise between two neighbouring settings.
+WINDOW = 0.25
+MIN_POINTS = 3
+DEFAULT_RANGES = {"p0": (0.05, 0.9), "mean": (0.6, 4.5)}
 
 
 @dataclass
@@ -67,6 +70,7 @@ class Tuner:
     seed: int = 1
     model: TimeModel = field(default_factory=TimeModel)
     options: tuple[tuple[str, str], ...] = ()
+    _window: float = field(default=math.inf, init=False, repr=False)
 
     def cell(self, value: float) -> Cell:
         """The cell whose profile has the knob at ``value``."""
@@ -93,6 +97,7 @@ class Tuner:
         """Bracket, bisect ``steps`` times, then fit a line near the root."""
         if not lo < hi:
             raise GridError(f"--range {lo},{hi}: the low end must be below the high end")
+        self._window = WINDOW * (hi - lo)
         a, b = self.evaluate(lo, run), self.evaluate(hi, run)
         seen = [a, b]
         if (a["mean"] - self.target) * (b["mean"] - self.target) > 0:
@@ -115,7 +120,10 @@ class Tuner:
     ) -> TuneResult:
         """Weighted straight line through the evaluations nearest the bracket; its root."""
         middle = (a["value"] + b["value"]) / 2
-        near = sorted(seen, key=lambda e: abs(e["value"] - middle))[:LOCAL_POINTS]
+        ordered = sorted(seen, key=lambda e: abs(e["value"] - middle))
+        near = [e for e in ordered if abs(e["value"] - middle) <= self._window]
+        if len(near) < MIN_POINTS:
+            near = ordered[:MIN_POINTS]
         value, spread = _line_root(near, self.target)
         return TuneResult(
             knob=self.knob,
