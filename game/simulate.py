@@ -14,7 +14,7 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from game.bots import Bot, make_bot, seat_moves
+from game.bots import DEFAULT_BOT, Bot, make_bot, seat_moves
 from game.chance import derive_seed
 from game.engine import Game
 from game.errors import RulesetError
@@ -33,7 +33,7 @@ class SimConfig:
     games: int = 20
     seed: int = 1
     launcher: str | None = None
-    bots: tuple[str, ...] = ("random",)
+    bots: tuple[str, ...] = (DEFAULT_BOT,)
     options: dict[str, Any] = field(default_factory=dict)
     keep_events: bool = False
 

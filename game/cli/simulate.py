@@ -10,6 +10,7 @@ from contextlib import ExitStack
 from typing import IO, Any
 from urllib.parse import parse_qsl, urlsplit
 
+from game.bots.registry import BOT_NAMES, DEFAULT_BOT
 from game.cli.common import add_force_argument, add_rule_arguments
 from game.errors import RulesetError
 from game.events import dumps
@@ -52,7 +53,11 @@ def register(subparsers: Any) -> None:
         "rulesets, a draw pile for classic/pocket; $UNO_ATTACK_LAUNCHER)",
     )
     parser.add_argument(
-        "--bots", default="random", help="bots cycled over the seats: random,greedy"
+        "--bots",
+        default=DEFAULT_BOT,
+        help=f"bots cycled over the seats, comma-separated, from {', '.join(BOT_NAMES)} "
+        f"(default {DEFAULT_BOT}); parameters after colons, e.g. "
+        "rule,casual:forget_uno=0.3:miss_play=0.2 (docs/bots.md)",
     )
     parser.add_argument("--json", action="store_true", help="print the summary as one JSON object")
     parser.add_argument("--log", metavar="FILE", help="write every event as JSON Lines to FILE")
@@ -84,7 +89,7 @@ def parse_options(pairs: list[str], custom: str | None) -> dict[str, str]:
 def _config(args: argparse.Namespace, keep_events: bool) -> SimConfig:
     bots = tuple(b.strip() for b in args.bots.split(",") if b.strip())
     if not bots:
-        raise RulesetError("--bots needs at least one bot name, e.g. --bots random,greedy")
+        raise RulesetError("--bots needs at least one bot name, e.g. --bots rule,casual")
     if args.workers < 1:
         raise RulesetError(f"--workers must be at least 1, not {args.workers}")
     if args.workers > MAX_WORKERS or args.games > MAX_GAMES:

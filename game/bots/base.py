@@ -1,34 +1,33 @@
-"""Computer players: ``random`` (uniform over legal moves) and ``greedy`` (plays sensibly).
-
-A bot answers two questions: :meth:`Bot.choose` — which of ``game.legal_moves()``
-to make when it is the decider — and :meth:`Bot.table_move` — whether to make
-one of the out-of-turn moves open to its seat (call UNO, catch, jump in).
-Each bot owns a ``random.Random`` seeded by the caller, so games replay exactly.
-"""
+"""The bot base class and the two simplest bots: ``random`` and ``greedy``."""
 
 from __future__ import annotations
 
 import random
 from collections import Counter
-from typing import TYPE_CHECKING
+from collections.abc import Mapping
+from typing import TYPE_CHECKING, ClassVar
 
 from game.cards import COLORS, Card, Color, Kind
-from game.errors import RulesetError
 from game.moves import Decision, Move, MoveKind
 
 if TYPE_CHECKING:
     from game.engine import Game
-
-BOT_NAMES = ("random", "greedy")
 
 
 class Bot:
     """Base class: subclasses override :meth:`choose` and may override :meth:`table_move`."""
 
     name = "bot"
+    #: The tunable parameters a spec may set (``casual:forget_uno=0.3``), with their defaults.
+    PARAMS: ClassVar[dict[str, float]] = {}
 
     def __init__(self, seed: int | None = None) -> None:
         self.rng = random.Random(seed)
+
+    @classmethod
+    def from_params(cls, seed: int | None, params: Mapping[str, float]) -> Bot:
+        """The bot for a parsed spec; bots with :attr:`PARAMS` override this."""
+        return cls(seed)
 
     def choose(self, game: Game, seat: int) -> Move:
         raise NotImplementedError
@@ -105,7 +104,8 @@ class GreedyBot(Bot):
             return stacks[0]
         accused = len(game.hands[game.actor])
         likely_guilty = 1 - 0.75**accused
-        return Move(MoveKind.CHALLENGE) if likely_guilty > 1 / 3 else Move(MoveKind.ACCEPT)
+        wanted = MoveKind.CHALLENGE if likely_guilty > 1 / 3 else MoveKind.ACCEPT
+        return by_kind(moves, wanted)
 
     def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
         for move in moves:
@@ -130,14 +130,11 @@ def least_useful(game: Game, hand: list[Card]) -> Card:
     return min(hand, key=lambda c: (c.is_wild, -game.ruleset.card_points(c)))
 
 
-def make_bot(name: str, seed: int | None) -> Bot:
-    if name == "random":
-        return RandomBot(seed)
-    if name == "greedy":
-        return GreedyBot(seed)
-    raise RulesetError(f"unknown bot {name!r}", hint=f"bots are: {', '.join(BOT_NAMES)}")
-
-
 def seat_moves(game: Game, seat: int, moves: list[Move]) -> list[Move]:
     """The table moves ``seat`` itself may make."""
     return [m for m in moves if game.seat_of(m) == seat]
+
+
+def by_kind(moves: list[Move], kind: MoveKind) -> Move:
+    """The first of ``moves`` of ``kind`` (the legal moves always hold the bare ones asked for)."""
+    return next(m for m in moves if m.kind is kind)

@@ -1,0 +1,226 @@
+"""The search bot (``search``): determinized Monte Carlo over the rule bot's rollouts.
+
+At each decision with a real choice, it repeats a *sweep* ``iterations / k``
+times (``k`` = number of legal moves):
+
+1. **Determinize**: deal the cards it cannot see — the other hands and the
+   draw pile / launcher hopper — at random from their union, keeping every
+   hand's size (the union, sorted, depends only on what the seat has seen:
+   all cards minus its hand minus the discard pile). The copy's chance source
+   is replaced too, so a reload's shuffle is not the real one.
+2. **Roll out** every legal move in that same world (common random numbers):
+   make the move, then let rule bots play every seat to the end of the round,
+   launcher presses drawn from the launcher's public profile (a draw pile
+   yields one card).
+3. Score: 1 for winning the round, otherwise a share for being close
+   (cut-off rollouts).
+
+It plays the move with the best total. Decisions with one legal move cost
+nothing; a challenge is answered by the rule bot (whether the accused bluffed
+is hidden). Everything random comes from the bot's own seeded ``rng``, so a
+seed replays the game; ``time_budget`` (seconds, off by default) trades
+replayability for a wall-clock bound.
+"""
+
+from __future__ import annotations
+
+import random
+import time
+from collections import deque
+from collections.abc import Callable, Mapping
+from typing import TYPE_CHECKING, ClassVar
+
+from game.bots.base import seat_moves
+from game.bots.rule import RuleBot
+from game.moves import Decision, Move
+from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
+
+if TYPE_CHECKING:
+    from game.engine import Game
+
+#: Cards one press yields in a rollout, given the cards loaded.
+PressModel = Callable[[int], int]
+#: Makes a rollout's press model from a seed.
+PressModels = Callable[[int], PressModel]
+
+
+class SearchBot(RuleBot):
+    """Determinized Monte Carlo with rule-bot rollouts; see the module docstring."""
+
+    name = "search"
+    PARAMS: ClassVar[dict[str, float]] = {
+        "iterations": 48,  #: rollouts per decision (spread over its legal moves)
+        "depth": 300,  #: decisions per rollout before it is scored from hand sizes
+        "margin": 1.0,  #: standard errors a move must beat the rule bot's choice by
+    }
+
+    def __init__(
+        self,
+        seed: int | None = None,
+        *,
+        iterations: float = PARAMS["iterations"],
+        depth: float = PARAMS["depth"],
+        margin: float = PARAMS["margin"],
+        time_budget: float | None = None,
+        clock: Callable[[], float] = time.perf_counter,
+    ) -> None:
+        super().__init__(seed)
+        self.iterations = max(1, int(iterations))
+        self.depth = max(1, int(depth))
+        self.margin = margin
+        self.time_budget = time_budget
+        self.clock = clock
+        #: Rollouts made so far (for benchmarks).
+        self.rollouts = 0
+
+    @classmethod
+    def from_params(cls, seed: int | None, params: Mapping[str, float]) -> SearchBot:
+        known = dict(cls.PARAMS, **params)
+        return cls(
+            seed, iterations=known["iterations"], depth=known["depth"], margin=known["margin"]
+        )
+
+    def choose(self, game: Game, seat: int) -> Move:
+        moves = game.legal_moves()
+        if len(moves) == 1 or game.pending is Decision.CHALLENGE:
+            return super().choose(game, seat)
+        default = moves.index(super().choose(game, seat))
+        sweeps = self.sweeps(game, seat)
+        return moves[pick(sweeps, default, self.margin)]
+
+    def evaluate(self, game: Game, seat: int) -> list[float]:
+        """The total rollout score of each of ``game.legal_moves()``, in order."""
+        sweeps = self.sweeps(game, seat)
+        return [sum(column) for column in zip(*sweeps, strict=True)]
+
+    def sweeps(self, game: Game, seat: int) -> list[list[float]]:
+        """Per sweep (one sampled world), the rollout score of each legal move, in order."""
+        moves = game.legal_moves()
+        rows: list[list[float]] = []
+        models = press_models(game)
+        sweeps = max(1, self.iterations // len(moves))
+        deadline = None if self.time_budget is None else self.clock() + self.time_budget
+        for _ in range(sweeps):
+            world_seed = self.rng.getrandbits(64)
+            world = determinize(game, seat, random.Random(world_seed))
+            rows.append(
+                [
+                    self._rollout(world.copy(), move, seat, world_seed, models(world_seed))
+                    for move in moves
+                ]
+            )
+            if deadline is not None and self.clock() >= deadline:
+                break
+        return rows
+
+    def _rollout(self, sim: Game, move: Move, seat: int, seed: int, model: PressModel) -> float:
+        self.rollouts += 1
+        bots = [RuleBot(seed + s) for s in range(sim.num_players)]
+        sim.play(move)
+        offer_table_moves(sim, bots)
+        for _ in range(self.depth):
+            if sim.is_round_over():
+                return 1.0 if getattr(sim, "round_winner", None) == seat else 0.0
+            if sim.pending is Decision.PRESS:
+                sim.play(Move.fired(model(len(sim.pile))))
+                continue
+            actor = sim.decider
+            sim.play(bots[actor].choose(sim, actor))
+            offer_table_moves(sim, bots)
+        return _closeness(sim, seat)
+
+
+def pick(rows: list[list[float]], default: int, margin: float) -> int:
+    """The move to play: the rule bot's ``default`` unless another beats it clearly.
+
+    Moves are compared with ``default`` sweep by sweep (paired: same world, same
+    presses), and one replaces it only if its mean gain exceeds ``margin``
+    standard errors: with few rollouts, noise must not overrule good sense.
+    """
+    best, best_gain = default, 0.0
+    n = len(rows)
+    for i in range(len(rows[0])):
+        diffs = [row[i] - row[default] for row in rows]
+        mean = sum(diffs) / n
+        spread = (sum((d - mean) ** 2 for d in diffs) / (n - 1)) ** 0.5 if n > 1 else 0.0
+        if mean > best_gain and mean > margin * spread / n**0.5:
+            best, best_gain = i, mean
+    return best
+
+
+def _closeness(sim: Game, seat: int) -> float:
+    """A cut-off rollout's score: up to 0.8, more the fewer cards ``seat`` has than the best."""
+    if sim.is_round_over():
+        return 1.0 if getattr(sim, "round_winner", None) == seat else 0.0
+    mine = len(sim.hands[seat])
+    best = min(len(sim.hands[s]) for s in sim.seats_in_play if s != seat)
+    return 0.8 * best / (mine + best) if mine + best else 0.4
+
+
+def determinize(game: Game, seat: int, rng: random.Random) -> Game:
+    """A copy of ``game`` whose cards hidden from ``seat`` are dealt again at random.
+
+    The other hands keep their sizes, the pile its length; only the multiset of
+    hidden cards (known to ``seat``) is used, sorted before shuffling, so two
+    games that look the same from ``seat`` give the same worlds.
+    """
+    world = game.copy()
+    world.events = []
+    world._stack_of_states = []
+    others = [s for s in range(world.num_players) if s != seat]
+    hidden = [c for s in others for c in world.hands[s]] + list(world.pile)
+    hidden.sort(key=lambda c: c.code)
+    rng.shuffle(hidden)
+    start = 0
+    for s in others:
+        size = len(world.hands[s])
+        world.hands[s] = hidden[start : start + size]
+        start += size
+    world.pile = deque(hidden[start:])
+    world._chance = _FastCopyRandom(rng.getrandbits(64))
+    return world
+
+
+class _FastCopyRandom(random.Random):
+    """A chance source whose deepcopy (done by every ``Game.copy``) is one C-level state copy."""
+
+    def __deepcopy__(self, memo: dict[int, object]) -> _FastCopyRandom:
+        twin = _FastCopyRandom(0)
+        twin.setstate(self.getstate())
+        return twin
+
+
+def press_models(game: Game) -> PressModels:
+    """How many cards a rollout's press yields: the launcher's (public) profile, sampled
+    with the rollout's seed, or one card from a draw pile (classic, pocket)."""
+    launcher = game.launcher
+    if getattr(launcher, "backend", None) == "pile" or (
+        launcher is None and game.ruleset.draws_from_pile
+    ):
+        return lambda seed: _one_card
+    profile = getattr(launcher, "profile", None)
+    known: Profile = profile if isinstance(profile, Profile) else load_profile(DEFAULT_PROFILE)
+    return lambda seed: known.sampler(seed).next
+
+
+def _one_card(loaded: int) -> int:
+    return 1 if loaded else 0
+
+
+def offer_table_moves(game: Game, bots: list[RuleBot]) -> None:
+    """Let each seat, the one down to one card first, call UNO / catch / jump in."""
+    moves = game.table_moves()
+    if not moves:
+        return
+    first = game.uno_pending if game.uno_pending is not None else 0
+    for k in range(game.num_players):
+        seat = (first + k) % game.num_players
+        own = seat_moves(game, seat, moves)
+        choice = bots[seat].table_move(game, seat, own) if own else None
+        if choice is not None:
+            game.play(choice)
+            if game.is_round_over():
+                return
+            moves = game.table_moves()
+            if not moves:
+                return
