@@ -18,7 +18,7 @@ from game.experiment.grid import GridError
 
 GRID = [
     "--ruleset", "attack,classic", "--players", "2,3", "--profile", "default,original-1999",
-    "--games", "6", "--chunk", "3", "--seed", "11", "--json",
+    "--games", "4", "--chunk", "2", "--seed", "11", "--json",
 ]  # fmt: skip
 
 
@@ -48,7 +48,7 @@ def test_one_process_two_processes_and_dask_give_identical_summaries(
     dask = _run(tmp_path, capsys, "dask", "--executor", f"dask://{address}")
     assert one == two == dask
     summary = json.loads(one)
-    assert len(summary["cells"]) == 8 and all(c["games"] == 6 for c in summary["cells"])
+    assert len(summary["cells"]) == 8 and all(c["games"] == 4 for c in summary["cells"])
 
 
 def test_executor_spec_errors_name_the_expected_form() -> None:

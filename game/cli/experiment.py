@@ -156,7 +156,7 @@ def _register_paper(actions: Any) -> None:
     )
     paper.add_argument("--out", required=True, metavar="FILE.md")
     paper.add_argument("--images", metavar="DIR", help="figures folder (default OUT's images/)")
-    paper.add_argument("--games", type=int, default=400, help="games per cell (default 400)")
+    paper.add_argument("--games", type=int, default=300, help="games per cell (default 300)")
     paper.add_argument("--bot", default=DEFAULT_BOT, help=f"bot in every seat ({DEFAULT_BOT})")
     paper.add_argument(
         "--target-minutes", type=float, default=10.0, help="round length to tune for (default 10)"
@@ -364,7 +364,7 @@ def run_paper(args: argparse.Namespace) -> int:
     command = f"uno-attack experiment paper --out {args.out}"
     if args.images:
         command += f" --images {args.images}"
-    if args.games != 400:
+    if args.games != 300:
         command += f" --games {args.games}"
     if args.seed != 1:
         command += f" --seed {args.seed}"

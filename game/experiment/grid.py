@@ -32,8 +32,8 @@ from launcher.profiles import DEFAULT_PROFILE, IIDProfile, Profile, load_profile
 
 #: Bump when a task record's meaning changes: a results file of another schema is refused.
 SCHEMA = 1
-#: The bot used when a grid names none ("rule" once the human-like bots land).
-DEFAULT_BOT = "greedy"
+#: The bot used when a grid names none: the rule-based bot (game/bots/rule.py).
+DEFAULT_BOT = "rule"
 DEFAULT_GAMES = 200
 DEFAULT_CHUNK = 25
 #: Largest firing count of a ``@mean=`` profile (1 + Binomial(8, q)).

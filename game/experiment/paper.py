@@ -34,7 +34,7 @@ FIGURES = (
 
 @dataclass
 class Paper:
-    games: int = 400
+    games: int = 300
     seed: int = 1
     bot: str = DEFAULT_BOT
     ruleset: str = "attack"
