@@ -77,6 +77,13 @@ def test_plots_are_written_and_never_overwritten_without_force(
     assert main(["experiment", "report", str(out), "--plots", str(plots)]) == 2
     assert "already exists" in capsys.readouterr().err
     assert main(["experiment", "report", str(out), "--plots", str(plots), "--force"]) == 0
+    capsys.readouterr()
+    # --force replaces figures only: the results are resumed, never thrown away
+    argv = ["experiment", "run", "--games", "2", "--out", str(out), "--plots", str(plots)]
+    assert main([*argv, "--force"]) == 0
+    assert "1 tasks, 1 already in" in capsys.readouterr().err
+    assert main([*argv, "--force", "--restart"]) == 0
+    assert "1 tasks, 0 already in" in capsys.readouterr().err
 
 
 @pytest.mark.parametrize(

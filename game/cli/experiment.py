@@ -79,7 +79,9 @@ def _add_time_model(parser: argparse.ArgumentParser) -> None:
 def _add_output(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--plots", metavar="DIR", help="write PNG figures into DIR")
     parser.add_argument("--json", action="store_true", help="print the summary as JSON")
-    add_force_argument(parser)
+    parser.add_argument(
+        "--force", action="store_true", help="replace figures in --plots DIR that already exist"
+    )
 
 
 def _register_run(actions: Any) -> None:
@@ -90,7 +92,12 @@ def _register_run(actions: Any) -> None:
         f"Example: {EXAMPLE}",
     )
     run.add_argument("grid", nargs="?", metavar="GRID.toml", help="grid file (optional)")
-    run.add_argument("--out", required=True, metavar="FILE.jsonl", help="results file")
+    run.add_argument(
+        "--out", required=True, metavar="FILE.jsonl", help="results file (resumed if it exists)"
+    )
+    run.add_argument(
+        "--restart", action="store_true", help="discard the results already in --out, start over"
+    )
     run.add_argument("--ruleset", metavar="A,B", help="rulesets (default attack)")
     run.add_argument("--players", metavar="N,M", help="player counts (default 4)")
     run.add_argument(
@@ -238,7 +245,8 @@ def run_grid(args: argparse.Namespace) -> int:
     figures = _check_plots(args)
     tasks = grid.tasks(args.seed, args.chunk)
     keys = {t.key for t in tasks}
-    with ResultsFile(args.out, seed=args.seed, chunk=args.chunk, force=args.force) as results:
+    results_file = ResultsFile(args.out, seed=args.seed, chunk=args.chunk, restart=args.restart)
+    with results_file as results:
         todo = [t for t in tasks if t.key not in results.done]
         print(
             f"{len(grid.cells())} cells, {len(tasks)} tasks, {len(tasks) - len(todo)} already in "

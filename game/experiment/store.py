@@ -23,7 +23,7 @@ from hardware.files import MAX_DATA_BYTES, PathError, check_output, read_user_by
 class ResultsError(GridError):
     """A results file that does not belong to this run, or is not a results file."""
 
-    hint = "write to another --out file, or add --force to start it over"
+    hint = "write to another --out file, or add --restart to start it over"
 
 
 def read_records(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, list[dict]]:
@@ -59,13 +59,13 @@ def read_records(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, l
 class ResultsFile:
     """Append task records to ``path``; :attr:`done` holds the keys already there."""
 
-    def __init__(self, path: str, *, seed: int, chunk: int, force: bool = False) -> None:
+    def __init__(self, path: str, *, seed: int, chunk: int, restart: bool = False) -> None:
         self.path = Path(path)
         self.header = {"kind": "run", "schema": SCHEMA, "seed": seed, "chunk": chunk}
         self.done: set[str] = set()
         self._stream: IO[str] | None = None
-        if force or not self.path.exists():
-            check_output(path, what="--out", force=force, suffixes=["jsonl"])
+        if restart or not self.path.exists():
+            check_output(path, what="--out", force=restart, suffixes=["jsonl"])
             self._start_over()
         else:
             self._resume()
@@ -86,7 +86,7 @@ class ResultsFile:
                     f"--out {self.path} holds a run with {key} {header.get(key)}, "
                     f"not {self.header[key]}; nothing was run",
                     hint=f"rerun with --{key} {header.get(key)} to resume it, "
-                    "or choose another --out (or --force to start over)",
+                    "or choose another --out (or --restart to start it over)",
                 )
         self._drop_cut_tail()
         self.done = {r["key"] for r in records}
