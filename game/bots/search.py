@@ -31,7 +31,9 @@ from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from game.bots.base import seat_moves
+from game.bots.inference import Belief, hand_constraints
 from game.bots.rule import RuleBot
+from game.cards import Card
 from game.moves import Decision, Move
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 
@@ -100,9 +102,10 @@ class SearchBot(RuleBot):
         models = press_models(game)
         sweeps = max(1, self.iterations // len(moves))
         deadline = None if self.time_budget is None else self.clock() + self.time_budget
+        beliefs = hand_constraints(game.observation(seat).history, game.num_players)
         for _ in range(sweeps):
             world_seed = self.rng.getrandbits(64)
-            world = determinize(game, seat, random.Random(world_seed))
+            world = determinize(game, seat, random.Random(world_seed), beliefs)
             rows.append(
                 [
                     self._rollout(world.copy(), move, seat, world_seed, models(world_seed))
@@ -157,13 +160,34 @@ def _closeness(sim: Game, seat: int) -> float:
     return 0.8 * best / (mine + best) if mine + best else 0.4
 
 
-def determinize(game: Game, seat: int, rng: random.Random) -> Game:
+def _deal(hidden: list[Card], size: int, belief: Belief) -> list[Card]:
+    """Take ``size`` cards from ``hidden``: those a belief rules out only for its fresh cards."""
+    bound = max(0, size - belief.fresh)
+    hand: list[Card] = []
+    if belief.lacks and bound:
+        for card in hidden:
+            if len(hand) == bound:
+                break
+            if belief.allows(card):
+                hand.append(card)
+        for card in hand:
+            hidden.remove(card)
+    rest = size - len(hand)
+    hand += hidden[:rest]
+    del hidden[:rest]
+    return hand
+
+
+def determinize(
+    game: Game, seat: int, rng: random.Random, beliefs: list[Belief] | None = None
+) -> Game:
     """A copy of ``game`` whose cards hidden from ``seat`` are dealt again at random.
 
     The other hands keep their sizes, the pile its length; only the multiset of
     hidden cards (known to ``seat``) is used, sorted before shuffling, so two
     games that look the same from ``seat`` give the same worlds.
     """
+    beliefs = beliefs or [Belief() for _ in range(game.num_players)]
     world = game.copy()
     world.events = []
     world._stack_of_states = []
@@ -171,12 +195,9 @@ def determinize(game: Game, seat: int, rng: random.Random) -> Game:
     hidden = [c for s in others for c in world.hands[s]] + list(world.pile)
     hidden.sort(key=lambda c: c.code)
     rng.shuffle(hidden)
-    start = 0
-    for s in others:
-        size = len(world.hands[s])
-        world.hands[s] = hidden[start : start + size]
-        start += size
-    world.pile = deque(hidden[start:])
+    for s in sorted(others, key=lambda s: -len(beliefs[s].lacks)):
+        world.hands[s] = _deal(hidden, len(world.hands[s]), beliefs[s])
+    world.pile = deque(hidden)
     world._chance = _FastCopyRandom(rng.getrandbits(64))
     return world
 
