@@ -69,3 +69,20 @@ def test_unreachable_scheduler_is_a_clear_error(
                  "--executor", "dask://127.0.0.1:9"])  # fmt: skip
     assert code == 2
     assert "cannot reach the Dask scheduler" in capsys.readouterr().err
+
+
+def test_a_scheduler_without_workers_is_a_clear_error(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    distributed = pytest.importorskip("distributed")
+    monkeypatch.setattr("game.experiment.executors.WORKER_TIMEOUT", 0.5)
+    cluster = distributed.LocalCluster(
+        n_workers=0, processes=False, protocol="tcp", dashboard_address=":0"
+    )
+    with cluster:
+        address = cluster.scheduler_address.removeprefix("tcp://")
+        out = tmp_path / "r.jsonl"
+        argv = ["experiment", "run", "--games", "1", "--out", str(out), "--executor"]
+        assert main([*argv, f"dask://{address}"]) == 2
+    assert "has no workers" in capsys.readouterr().err
+    assert len(out.read_text().splitlines()) == 1  # the header only: resumable as it stands

@@ -24,6 +24,8 @@ from game.experiment.play import play_task
 Record = dict[str, Any]
 #: Seconds to wait for a Dask scheduler to answer (distributed retries until then).
 CONNECT_TIMEOUT = 10.0
+#: Seconds to wait for the scheduler to have at least one worker.
+WORKER_TIMEOUT = 60.0
 
 
 def package_version() -> str:
@@ -91,16 +93,40 @@ def _on_dask(tasks: Sequence[Task], address: str, version: str) -> Iterator[Reco
         ) from None
     try:
         client = Client(address, timeout=CONNECT_TIMEOUT)
-    except OSError as error:
+    except (OSError, ValueError) as error:
         raise GridError(
             f"cannot reach the Dask scheduler at {address}: {error}",
             hint="start it with `dask scheduler` and check the address and firewall",
         ) from None
     job: Callable[[Task], Record] = partial(play_task, version=version)
     with client:
+        _wait_for_workers(client, address)
         futures = client.map(job, list(tasks), pure=False)
         try:
             for future in dask_completed(futures):
-                yield future.result()
+                yield _result(future)
         finally:
             client.cancel(futures)
+
+
+def _wait_for_workers(client: Any, address: str) -> None:
+    try:
+        client.wait_for_workers(1, timeout=WORKER_TIMEOUT)
+    except (TimeoutError, OSError):
+        raise GridError(
+            f"the Dask scheduler at {address} has no workers",
+            hint="start some: dask worker tcp://SCHEDULER:8786 --nworkers N --nthreads 1",
+        ) from None
+
+
+def _result(future: Any) -> Record:
+    """A task's record; a worker that cannot import uno-attack is named as the problem."""
+    try:
+        record: Record = future.result()
+    except ImportError as error:
+        raise GridError(
+            f"a Dask worker cannot run the games: {error}",
+            hint="install the same uno-attack version on every worker "
+            "(pip install 'uno-attack[cluster]==VERSION')",
+        ) from None
+    return record
