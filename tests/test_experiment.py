@@ -212,3 +212,22 @@ def test_tune_finds_a_p0_whose_length_is_the_target() -> None:
         Tuner("attack", 3, ("greedy",), "p0", "web-game", target=1000.0, games=4).search(
             run_tasks, 0.1, 0.8
         )
+
+
+def test_a_grown_grid_plays_only_new_games_and_matches_a_fresh_run(tmp_path: Path) -> None:
+    def run(path: Path, games: int) -> list[dict]:
+        with ResultsFile(str(path), seed=2, chunk=4) as results:
+            todo = [t for t in Grid(games=games).tasks(2, chunk=4) if t.key not in results.done]
+            for record in run_tasks(todo):
+                results.append(record)
+        return todo
+
+    grown, fresh = tmp_path / "grown.jsonl", tmp_path / "fresh.jsonl"
+    run(grown, 5)  # chunks of 4 and 1 games
+    todo = run(grown, 8)  # the short chunk becomes a full one; the first is kept
+    assert [(t.chunk, t.games) for t in todo] == [(1, 4)]
+    run(fresh, 8)
+    model = TimeModel()
+    summary = aggregate(read_records(grown)[1], model)
+    assert summary == aggregate(read_records(fresh)[1], model)
+    assert summary["cells"][0]["games"] == 8

@@ -103,8 +103,13 @@ class Task:
 
     @property
     def key(self) -> str:
-        """The task's identity in a results file: cell key and chunk index."""
-        return f"{self.cell.key}#{self.chunk}"
+        """The task's identity in a results file: cell key, chunk index and its games.
+
+        The games count is part of it because a grid grown from 55 to 100 games turns the
+        short last chunk (5 games) into a full one (25): a new task, whose first 5 games are
+        the old task's (game seeds derive from the task seed and the game's index).
+        """
+        return f"{self.cell.key}#{self.chunk}:{self.games}"
 
 
 def task_seed(master: int, cell_key: str, chunk: int) -> int:

@@ -124,12 +124,19 @@ class ResultsFile:
 
 
 def iter_games(records: list[dict[str, Any]]) -> Iterator[tuple[str, dict[str, Any], list]]:
-    """(cell key, cell, games in order) per cell, cells sorted; duplicate tasks counted once."""
+    """(cell key, cell, games in order) per cell, cells sorted.
+
+    A chunk present twice (a grid that grew: the short last chunk and later the full one)
+    counts once, with its larger record, whose first games are the smaller one's.
+    """
     by_cell: dict[str, dict[int, dict[str, Any]]] = {}
     cells: dict[str, dict[str, Any]] = {}
     for record in records:
         key = record["key"].rsplit("#", 1)[0]
-        by_cell.setdefault(key, {})[int(record["chunk"])] = record
+        chunks = by_cell.setdefault(key, {})
+        index = int(record["chunk"])
+        if index not in chunks or len(record["games"]) > len(chunks[index]["games"]):
+            chunks[index] = record
         cells[key] = record["cell"]
     for key in sorted(by_cell, key=lambda k: _order(cells[k])):
         chunks = by_cell[key]
