@@ -195,7 +195,11 @@ def test_results_file_of_another_run_or_kind_is_refused(tmp_path: Path) -> None:
     notes.write_text('{"a": 1}\n')
     with pytest.raises(ResultsError, match="no experiment results"):
         ResultsFile(str(notes), seed=1, chunk=4)
+    with pytest.raises(ResultsError, match="--restart only starts a results file over"):
+        ResultsFile(str(notes), seed=1, chunk=4, restart=True)
     assert notes.read_text() == '{"a": 1}\n'
+    ResultsFile(str(path), seed=2, chunk=4, restart=True).close()  # results: started over
+    assert read_records(path)[0] == {"kind": "run", "schema": 1, "seed": 2, "chunk": 4}
 
 
 # -- tune -----------------------------------------------------------------------------------------

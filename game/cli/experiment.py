@@ -309,7 +309,10 @@ def run_report(args: argparse.Namespace) -> int:
     figures = _check_plots(args)
     header, records = read_records(args.results)
     if header is None:
-        raise GridError(f"{args.results}: empty; nothing to report")
+        raise GridError(
+            f"{args.results} is not an experiment results file (no run header); nothing to report",
+            hint="give the --out file of `uno-attack experiment run`",
+        )
     return _summarise(records, model, args, figures)
 
 

@@ -17,7 +17,13 @@ from pathlib import Path
 from typing import IO, Any
 
 from game.experiment.grid import SCHEMA, GridError
-from hardware.files import MAX_DATA_BYTES, PathError, check_output, read_user_bytes
+from hardware.files import (
+    MAX_DATA_BYTES,
+    PathError,
+    atomic_write_text,
+    check_output,
+    read_user_bytes,
+)
 
 
 class ResultsError(GridError):
@@ -64,22 +70,31 @@ class ResultsFile:
         self.header = {"kind": "run", "schema": SCHEMA, "seed": seed, "chunk": chunk}
         self.done: set[str] = set()
         self._stream: IO[str] | None = None
-        if restart or not self.path.exists():
-            check_output(path, what="--out", force=restart, suffixes=["jsonl"])
-            self._start_over()
-        else:
+        exists = self.path.exists() or self.path.is_symlink()
+        if exists and not restart:
             self._resume()
+            return
+        if exists:
+            self._check_is_results()  # --restart discards experiment results, nothing else
+        check_output(path, what="--out", force=restart, suffixes=["jsonl"])
+        atomic_write_text(self.path, json.dumps(self.header, sort_keys=True) + "\n")
 
-    def _start_over(self) -> None:
-        with self.path.open("w", encoding="utf-8") as stream:
-            stream.write(json.dumps(self.header, sort_keys=True) + "\n")
-            stream.flush()
-            os.fsync(stream.fileno())
+    def _check_is_results(self) -> None:
+        header, _ = read_records(self.path)
+        if header is None:
+            raise ResultsError(
+                f"--out {self.path} holds no experiment results; --restart only starts "
+                "a results file over, nothing was written",
+                hint="choose another --out",
+            )
 
     def _resume(self) -> None:
         header, records = read_records(self.path)
         if header is None:
-            raise ResultsError(f"--out {self.path} exists and holds no experiment results")
+            raise ResultsError(
+                f"--out {self.path} exists and holds no experiment results; nothing was run",
+                hint="choose another --out",
+            )
         for key in ("seed", "chunk"):
             if header.get(key) != self.header[key]:
                 raise ResultsError(
