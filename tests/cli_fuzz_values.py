@@ -130,12 +130,23 @@ COUNTS: dict[tuple[str, str], list[str]] = {
     ("test", "spin_ms"): ["100", "0", "-1", "nan"],
     ("test", "button_timeout"): ["0", "0.1", "-1", "inf"],
     ("emulate", "cards"): ["0", "90", "-1", "99999999999999999999"],
+    ("run", "games"): ["1", "2", "0", "-1", "1000001"],  # experiment run
+    ("run", "chunk"): ["1", "0", "-1"],
+    ("run", "workers"): ["1", "0", "-1", "65"],
+    ("tune", "games"): ["2", "1", "0", "-1"],  # experiment tune
+    ("tune", "steps"): ["0", "1", "-1"],
+    ("tune", "workers"): ["1", "0", "65"],
+    ("paper", "games"): ["1", "0", "-1"],  # experiment paper
+    ("paper", "workers"): ["1", "0", "65"],
 }
 #: Flags some commands always get, so they cannot reach hardware or wait forever.
 FORCED: dict[tuple[str, ...], list[str]] = {
     ("firmware", "install"): ["--dry-run"],
     ("play",): ["--rounds", "1"],
     ("simulate",): ["--games", "2"],
+    ("experiment", "run"): ["--games", "1"],
+    ("experiment", "tune"): ["--games", "2", "--steps", "0"],
+    ("experiment", "paper"): ["--games", "1"],
     ("launcher", "serve"): ["--idle", "0.2"],  # a button-driven serve runs until Ctrl-C
     ("launcher", "acceptance"): ["--report", "acceptance.json"],  # its default is an output
 }

@@ -37,6 +37,11 @@ EXIT_INTERRUPTED = 130
 #: checks both against what the module registers).
 COMMANDS = (
     ("game.cli.simulate", "simulate", "play complete games with bots and summarise them"),
+    (
+        "game.cli.experiment",
+        "experiment",
+        "run grids of simulated games: lengths, hits, win rates, with CIs; tune a profile",
+    ),
     ("game.cli.play", "play", "play at the terminal: people (hot-seat) and bots"),
     (
         "game.cli.referee",

@@ -144,8 +144,8 @@ def harden(parser: argparse.ArgumentParser) -> None:
         if isinstance(action, argparse._SubParsersAction):  # noqa: SLF001
             for child in set(action.choices.values()):
                 harden(child)
-        elif action.type is None and "" not in (action.default, action.const) and _takes_text(
-            action
+        elif (
+            action.type is None and "" not in (action.default, action.const) and _takes_text(action)
         ):
             action.type = nonempty
         elif action.type is float:
