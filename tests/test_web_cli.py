@@ -22,7 +22,7 @@ def test_by_default_the_server_listens_on_localhost_only() -> None:
     settings = settings_from_args(_parse())
     assert (settings.host, settings.port, settings.lan) == ("127.0.0.1", 8000, False)
     assert settings.public_url is None
-    assert len(settings.seats) == 4 and settings.seats[-1].bot == "greedy"
+    assert len(settings.seats) == 4 and settings.seats[-1].bot == "rule"
 
 
 def test_lan_listens_on_every_interface_and_links_use_a_reachable_address() -> None:

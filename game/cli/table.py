@@ -19,7 +19,7 @@ from typing import Any
 
 from game.cli.common import add_rule_arguments
 
-EXAMPLE = "uno-attack table serve --players 4 --bots greedy,random --journal game.jsonl --lan"
+EXAMPLE = "uno-attack table serve --players 4 --bots rule,casual --journal game.jsonl --lan"
 GAME_DEFINING = ("ruleset", "players", "bots", "seats", "seed", "option", "custom", "rounds")
 
 
@@ -44,12 +44,12 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument("--players", type=int, default=4, help="number of seats (default 4)")
     parser.add_argument(
         "--bots",
-        default="greedy",
-        help="bots for the last seats, comma-separated: random, greedy; '' for none "
-        "(default greedy)",
+        default="rule",
+        help="bots for the last seats, comma-separated: rule, casual, search, greedy, random; "
+        "'' for none (default rule; docs/bots.md)",
     )
     parser.add_argument(
-        "--seats", help='names instead of --players/--bots, e.g. "Ann,Bob,bot:greedy"'
+        "--seats", help='names instead of --players/--bots, e.g. "Ann,Bob,bot:rule"'
     )
     parser.add_argument("--launcher", metavar="SPEC", help="launcher spec (default as `play`)")
     parser.add_argument("--seed", type=int, help="game seed (default: a fresh one)")
@@ -174,9 +174,14 @@ def run(args: argparse.Namespace) -> int:
             sys.stdout.write(f"{line.format(base=base)}\n")
         sys.stdout.flush()
     # a page's messages are a few hundred bytes: refuse big frames outright
-    uvicorn.run(app, host=settings.host, port=settings.port, log_level="warning",
+    uvicorn.run(
+        app,
+        host=settings.host,
+        port=settings.port,
+        log_level="warning",
         access_log=False,  # the request lines carry the tokens
-        ws_max_size=65536,)
+        ws_max_size=65536,
+    )
     return 0
 
 
