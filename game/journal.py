@@ -94,6 +94,20 @@ def encode(record: Record) -> bytes:
     return (json.dumps(record, sort_keys=True, separators=(",", ":")) + "\n").encode("utf-8")
 
 
+def check_replayed_moves(record: Record, seat: int, made: list[str], who: str) -> None:
+    """While resuming, a bot's moves must be the ones its journal line holds.
+
+    Bots are seeded, so a difference means the journal was written by another version of the
+    bots or engine, or edited: continuing would fork the game silently.
+    """
+    expected = (record.get("seat"), list(record.get("moves", [])))
+    if expected != (seat, made):
+        raise JournalError(
+            f"the journal says seat {expected[0]} made {expected[1]}, but {who} chose "
+            f"{made}: it was written by a different version or edited"
+        )
+
+
 def read_journal(path: str | os.PathLike[str]) -> Journal:
     """Read and check a journal; a cut-off last line is dropped, anything else bad is an error.
 

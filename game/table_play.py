@@ -35,7 +35,7 @@ from game.bots import Bot, seat_moves
 from game.cards import Card, NotationError
 from game.engine import Game
 from game.errors import IllegalMove, JournalError
-from game.journal import MOVE, JournalWriter, Record
+from game.journal import MOVE, JournalWriter, Record, check_replayed_moves
 from game.moves import (
     AimMove,
     CatchMove,
@@ -204,13 +204,7 @@ class TablePlay:
         replayed = bool(self._replay)
         if replayed:
             record = self._replay.popleft()
-            expected = (record.get("seat"), list(record.get("moves", [])))
-            if expected != (seat, [str(m) for m in moves]):
-                raise JournalError(
-                    f"the journal says seat {expected[0]} made {expected[1]}, but "
-                    f"{self.seats[seat].name} chose {[str(m) for m in moves]}: "
-                    "it was written by a different version or edited"
-                )
+            check_replayed_moves(record, seat, [str(m) for m in moves], self.seats[seat].name)
         for move in moves:
             self.game.play(move)
         if not replayed:

@@ -101,6 +101,20 @@ def test_resume_refuses_a_journal_that_was_edited(tmp_path: Path) -> None:
         GameSession(WebSettings(resume=journal)).open()
 
 
+def test_resume_refuses_a_journal_whose_bot_moves_were_changed(tmp_path: Path) -> None:
+    journal = tmp_path / "game.jsonl"
+    session = GameSession(quick_settings(journal=journal, rounds=None))
+    session.open()
+    _people_play(session, 3)
+    session.close()
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    bot = next(r for r in records if r.get("seat") in (2, 3) and r.get("moves"))
+    bot["moves"] = ["draw"] if bot["moves"] != ["draw"] else ["uno"]
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    with pytest.raises(JournalError, match="a different version or edited"):
+        GameSession(WebSettings(resume=journal)).open()
+
+
 def test_a_new_journal_gets_new_tokens_kept_beside_it(tmp_path: Path) -> None:
     journal = tmp_path / "game.jsonl"
     session = GameSession(quick_settings(journal=journal))

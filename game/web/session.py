@@ -42,7 +42,15 @@ from game.chance import derive_seed, fresh_seed, seeded
 from game.driver import Presser
 from game.engine import Game, open_game_launcher
 from game.errors import GameError, IllegalMove, JournalError
-from game.journal import MOVE, Journal, JournalWriter, Record, confirm_launcher, read_journal
+from game.journal import (
+    MOVE,
+    Journal,
+    JournalWriter,
+    Record,
+    check_replayed_moves,
+    confirm_launcher,
+    read_journal,
+)
 from game.moves import Decision, Move
 from game.rulesets import load_ruleset
 from game.web.auth import Tokens
@@ -330,13 +338,8 @@ class GameSession:
         replayed = bool(self._replay)
         if replayed:
             record = self._replay.popleft()
-            expected = (record.get("seat"), list(record.get("moves", [])))
-            if expected != (seat, [str(m) for m in moves]):
-                raise JournalError(
-                    f"the journal says seat {expected[0]} made {expected[1]}, but the bot "
-                    f"{self.names[seat]} chose {[str(m) for m in moves]}: it was written by "
-                    "a different version or edited"
-                )
+            made = [str(m) for m in moves]
+            check_replayed_moves(record, seat, made, f"the bot {self.names[seat]}")
         self._apply(seat, moves, table=table, record=not replayed, check=False)
 
     def _replay_person(self) -> None:
