@@ -55,8 +55,20 @@ class CompiledRules:
     steps_for: dict[Card, tuple[Step, ...]]
     challengeable: frozenset[Card]
 
+    #: The deck's card codes, for the ``game_start`` event (copied into each event).
+    deck_codes: tuple[str, ...]
+
     @classmethod
     def of(cls, ruleset: Ruleset) -> CompiledRules:
+        """The compiled rules of ``ruleset``, built once and kept on the (immutable) ruleset."""
+        compiled: CompiledRules | None = ruleset.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = cls.build(ruleset)
+            object.__setattr__(ruleset, "_compiled", compiled)  # a frozen dataclass: a cache
+        return compiled
+
+    @classmethod
+    def build(cls, ruleset: Ruleset) -> CompiledRules:
         options = ruleset.options
         steps = {
             k: next((s for s in v if s.name == "challenge"), None)
@@ -76,6 +88,7 @@ class CompiledRules:
             play_after_draw=ruleset.play_after_draw,
             steps_for={card: card_steps(ruleset, card, seven_zero) for card in all_cards()},
             challengeable=frozenset(c for c in all_cards() if steps.get(c.kind)),
+            deck_codes=tuple(c.code for c in ruleset.deck),
         )
 
 

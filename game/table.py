@@ -163,9 +163,9 @@ def start_game(game: Game) -> None:
         ruleset=rules.id,
         players=list(game.names),
         seed=game.seed,
-        options={k: v for k, v in rules.options.items()},
+        options=dict(rules.options),
         launcher=repr(game.launcher) if game.presser is not None else "chance",
-        deck=[c.code for c in rules.deck],
+        deck=list(game.rules.deck_codes),
         **custom_header(rules),
     )
     dealer, turned, rounds = first_dealer(rules.deck, game.chance, game.num_players)
