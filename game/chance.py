@@ -14,6 +14,10 @@ import zlib
 from typing import Any, Protocol
 
 _MASK = (1 << 63) - 1
+#: CPython's Random draws below n with getrandbits (true unless random.py changes).
+_INLINE = getattr(random.Random, "_randbelow", None) is getattr(
+    random.Random, "_randbelow_with_getrandbits", 0
+)
 
 
 class Chance(Protocol):
@@ -25,6 +29,26 @@ class Chance(Protocol):
 def seeded(seed: int) -> random.Random:
     """The game's chance source for ``seed``."""
     return random.Random(seed)
+
+
+def shuffle(chance: Chance, cards: list[Any]) -> None:
+    """``chance.shuffle(cards)``, the same permutation and stream, without a call per card.
+
+    For a plain :class:`random.Random` this is CPython's ``shuffle`` with its
+    ``_randbelow_with_getrandbits`` inlined (tests/test_chance_shuffle.py checks that the
+    results and the stream after it are identical); any other source keeps its own shuffle.
+    """
+    if not _INLINE or type(chance) is not random.Random:
+        chance.shuffle(cards)
+        return
+    getrandbits = chance.getrandbits
+    for i in range(len(cards) - 1, 0, -1):
+        n = i + 1
+        k = n.bit_length()
+        j = getrandbits(k)
+        while j >= n:
+            j = getrandbits(k)
+        cards[i], cards[j] = cards[j], cards[i]
 
 
 def derive_seed(seed: int, label: str) -> int:

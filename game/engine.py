@@ -47,7 +47,7 @@ from game.explain import explain
 from game.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
 from game.moves import Decision, FiredMove, Move, MoveKind, PenalizeMove, UnoMove
 from game.observe import Observation, Outcome, observe
-from game.round import PressDue, RoundField, RoundState
+from game.round import PressDue, RoundField, RoundState, speed_up_fields
 from game.rulesets import Ruleset, Step, load_ruleset
 from launcher.base import Launcher
 
@@ -210,7 +210,7 @@ class Game:
         return [len(h) for h in self.hands]
 
     def is_round_over(self) -> bool:
-        return self.pending in _DONE
+        return self.round.pending in _DONE
 
     def is_game_over(self) -> bool:
         return self.pending is Decision.GAME_OVER
@@ -325,6 +325,9 @@ class Game:
         return list(moves)
 
     def _compute_legal(self) -> list[Move]:
+        state = self.round
+        if state.pending is Decision.TURN:  # the hot case: no seats or stack kinds needed
+            return legal.turn_moves(self.rules, state)
         stackable = self.ruleset.stack_kinds if self.can_stack() else _NO_KINDS
         return legal.legal_moves(self.rules, self.round, self.seats_in_play, stackable)
 
@@ -355,7 +358,9 @@ class Game:
             flow.play_table(self, move)
             self._settle()
             return
-        legal_now = state.legal if state.legal is not None else self.legal_moves()
+        legal_now = state.legal
+        if legal_now is None:
+            legal_now = state.legal = self._compute_legal()
         for candidate in legal_now:
             if candidate is move:
                 break
@@ -367,7 +372,7 @@ class Game:
         if state.uno_open is not None and seat != state.uno_open:
             state.uno_open = None
         flow.HANDLERS[state.pending](self, move, seat)
-        if self.pending is Decision.PRESS and self.presser is not None:
+        if self.round.pending is Decision.PRESS and self.presser is not None:
             self.presser.settle(self)
 
     def _play_chance(self, move: Move) -> None:
@@ -391,12 +396,16 @@ class Game:
         hand.remove(card)
         state.discard.append(card)
         state.active_color = card.color
-        self.emit("play", player=seat, card=card.code, reason=context)
+        event: Event = {"type": "play", "player": seat, "card": card.code, "reason": context}
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
         state.actor, state.card, state.context = seat, card, context
         if not keep_pos:
             state.pos = seat
         state.target = None
-        self.hand_shrank(seat)
+        if len(hand) < 2:
+            self.hand_shrank(seat)
         steps = self.rules.steps_for[card]
         if steps:
             state.queue = deque(steps)
@@ -586,5 +595,6 @@ class Game:
         self.emit("rotate", direction=self.direction, seats=self.seats_in_play)
 
 
+speed_up_fields(Game)
 __all__ = ["ACCEPT", "CHALLENGE", "DRAW", "PASS", "TAKE", "UNO"]
 __all__ += ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]

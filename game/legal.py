@@ -55,8 +55,20 @@ class CompiledRules:
     steps_for: dict[Card, tuple[Step, ...]]
     challengeable: frozenset[Card]
 
+    #: The deck's card codes, for the ``game_start`` event (copied into each event).
+    deck_codes: tuple[str, ...]
+
     @classmethod
     def of(cls, ruleset: Ruleset) -> CompiledRules:
+        """The compiled rules of ``ruleset``, built once and kept on the (immutable) ruleset."""
+        compiled: CompiledRules | None = ruleset.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = cls.build(ruleset)
+            object.__setattr__(ruleset, "_compiled", compiled)  # a frozen dataclass: a cache
+        return compiled
+
+    @classmethod
+    def build(cls, ruleset: Ruleset) -> CompiledRules:
         options = ruleset.options
         steps = {
             k: next((s for s in v if s.name == "challenge"), None)
@@ -76,6 +88,7 @@ class CompiledRules:
             play_after_draw=ruleset.play_after_draw,
             steps_for={card: card_steps(ruleset, card, seven_zero) for card in all_cards()},
             challengeable=frozenset(c for c in all_cards() if steps.get(c.kind)),
+            deck_codes=tuple(c.code for c in ruleset.deck),
         )
 
 
@@ -108,14 +121,15 @@ def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[C
     hand = state.hands[seat]
     top, color = state.discard[-1], state.active_color
     kind, number = top.kind, top.number
-    seen: dict[Card, None] = {}
-    for card in hand:
-        if (
-            card.color is None
+    seen = dict.fromkeys(
+        [
+            card
+            for card in hand
+            if card.color is None
             or card.color is color
             or (card.kind is kind and card.number == number)
-        ):
-            seen[card] = None
+        ]
+    )
     if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
         seen.pop(hand[0], None)
     if not rules.bluff:
@@ -123,6 +137,13 @@ def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[C
             if rules.challenge_steps.get(card.kind) and would_be_guilty(rules, state, seat, card):
                 del seen[card]
     return list(seen)
+
+
+def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
+    """The decider's moves at a ``Decision.TURN``: its playable cards, then ``draw``."""
+    moves: list[Move] = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
+    moves.append(DRAW)
+    return moves
 
 
 def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
@@ -144,7 +165,7 @@ def legal_moves(
     """The moves the decider may make; ``stackable``: the kinds it may stack now (or none)."""
     pending, seat = state.pending, state.decider
     if pending is Decision.TURN:
-        return [*(PLAY[c] for c in playable_cards(rules, state, seat)), DRAW]
+        return turn_moves(rules, state)
     if pending is Decision.COLOR:
         return list(COLOR_MOVES)
     if pending is Decision.TARGET:

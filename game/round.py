@@ -14,6 +14,7 @@ from __future__ import annotations
 import dataclasses
 from collections import deque
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
 
 from game.moves import Decision
@@ -124,3 +125,14 @@ class RoundField(Generic[T]):
 
     def __set__(self, game: HasRound, value: T) -> None:
         setattr(game.round, self.name, value)
+
+
+def speed_up_fields(cls: type) -> None:
+    """Swap each RoundField of ``cls`` for a property whose getter runs in C.
+
+    The same reads and writes (``game.hands`` is ``game.round.hands``), but a read
+    no longer runs a Python ``__get__``: these are read on every step of the engine.
+    """
+    for name, value in list(vars(cls).items()):
+        if isinstance(value, RoundField):
+            setattr(cls, name, property(attrgetter(f"round.{name}"), value.__set__))

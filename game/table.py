@@ -17,6 +17,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.cards import Card, Kind
+from game.chance import shuffle
 from game.errors import GameError
 from game.moves import Decision
 from game.round import RoundState
@@ -48,7 +49,7 @@ def custom_header(ruleset: Ruleset) -> dict[str, Any]:
 def first_dealer(deck: Sequence[Card], chance: Chance, players: int) -> DealerPick:
     """Each player turns a card; highest number deals (actions count 0); ties turn again."""
     cards = list(deck)
-    chance.shuffle(cards)
+    shuffle(chance, cards)
     contenders = list(range(players))
     turned: dict[int, str] = {}
     rounds: list[dict[int, str]] = []  # every turn-up, ties re-turning (rules.md 2.2)
@@ -163,9 +164,9 @@ def start_game(game: Game) -> None:
         ruleset=rules.id,
         players=list(game.names),
         seed=game.seed,
-        options={k: v for k, v in rules.options.items()},
+        options=dict(rules.options),
         launcher=repr(game.launcher) if game.presser is not None else "chance",
-        deck=[c.code for c in rules.deck],
+        deck=list(game.rules.deck_codes),
         **custom_header(rules),
     )
     dealer, turned, rounds = first_dealer(rules.deck, game.chance, game.num_players)
@@ -177,7 +178,7 @@ def deal(game: Game, cards: list[Card], dealer: int) -> None:
     """A new round: shuffle ``cards``, deal from the dealer's left, turn and resolve a card."""
     state = game.round = RoundState.fresh(game.num_players, dealer)
     game.round_number += 1
-    game.chance.shuffle(cards)
+    shuffle(game.chance, cards)
     order = [game.left_seat(dealer)]
     while len(order) < game.players_in:
         order.append(game.left_seat(order[-1]))

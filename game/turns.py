@@ -12,9 +12,10 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from game.cards import Card
+from game.chance import shuffle
 from game.effects import skipped_step
 from game.errors import IllegalMove
 from game.explain import explain_table
@@ -219,13 +220,28 @@ def on_fired(game: Game, count: int) -> None:
     due = state.due
     assert due is not None
     pile, seat = state.pile, due.seat
-    cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
+    if count == 1 and pile:  # the common press: one card off the draw pile
+        card = pile.popleft()
+        cards: tuple[Card, ...] = (card,)
+        codes = [card.code]
+    else:
+        cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
+        codes = [c.code for c in cards]
     if cards:
         state.hands[seat].extend(cards)
         if seat == state.uno_open:
             state.uno_open = None
         state.last_volley = cards
-    game.emit("hit", player=seat, reason=due.reason, cards=[c.code for c in cards], counted=count)
+    event: dict[str, Any] = {
+        "type": "hit",
+        "player": seat,
+        "reason": due.reason,
+        "cards": codes,
+        "counted": count,
+    }
+    game.events.append(event)
+    if game.on_event is not None:
+        game.on_event(event)
     due.presses -= 1
     if due.presses > 0 and not press_done(game, due, cards):
         maybe_reload(game)
@@ -283,7 +299,7 @@ def maybe_reload(game: Game) -> None:
             return
         cards = discard[:-1]
         del discard[:-1]
-        game.chance.shuffle(cards)
+        shuffle(game.chance, cards)
         set_pile(game, cards)
         game.emit("reload", cards=[c.code for c in cards])
 
