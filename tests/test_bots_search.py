@@ -83,6 +83,19 @@ def test_pick_keeps_the_default_unless_another_move_is_clearly_better() -> None:
     assert pick(clear, default=0, margin=1.0) == 1
 
 
+def test_halving_spends_the_second_half_on_the_rule_move_and_the_best_others() -> None:
+    game = midgame(2)
+    moves = game.legal_moves()
+    bot = SearchBot(4, iterations=60, keep=1)
+    default = 0
+    kept, rows = bot.halving(game, 0, default)
+    assert default in kept and len(kept) == min(2, len(moves))
+    assert all(len(row) == len(kept) for row in rows)
+    first = max(2, 60 // (2 * len(moves)))
+    assert len(rows) > first  # the kept moves got more worlds than the screened ones
+    assert bot.rollouts <= 60 + len(moves)
+
+
 def test_a_time_budget_stops_after_the_first_sweep_on_a_slow_clock() -> None:
     ticks = iter(range(0, 1000, 10))
     bot = SearchBot(1, iterations=400, time_budget=5.0, clock=lambda: float(next(ticks)))
