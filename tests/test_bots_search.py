@@ -103,12 +103,13 @@ def test_a_time_budget_stops_after_the_first_sweep_on_a_slow_clock() -> None:
     assert bot.rollouts == len(midgame(6).legal_moves())
 
 
-def wins(hero: str, against: str, games: int, players: int = 2) -> int:
+def wins(hero: str, against: str, games: int, players: int = 2, paired: bool = False) -> int:
+    """Games ``hero`` wins; ``paired`` plays each deal once per seat (seats swapped)."""
     from game.simulate import SimConfig, play_game
 
     won = 0
     for index in range(games):
-        seat = index % players
+        deal, seat = (index // players, index % players) if paired else (index, index % players)
         bots = tuple(hero if s == seat else against for s in range(players))
         config = SimConfig(
             ruleset="attack",
@@ -118,7 +119,7 @@ def wins(hero: str, against: str, games: int, players: int = 2) -> int:
             bots=bots,
             options={"target": 1},
         )
-        won += play_game(config, index).winner == seat
+        won += play_game(config, deal).winner == seat
     return won
 
 
@@ -127,12 +128,10 @@ def test_a_cheap_search_beats_random_bots() -> None:
 
 
 @pytest.mark.slow
-@pytest.mark.xfail(
-    reason="not met yet: search won 150/300 two-player rounds against rule (docs/bots.md)",
-    strict=False,
-)
-def test_search_wins_at_least_half_against_the_rule_bot() -> None:
-    assert wins("search", "rule", games=40) >= 20
+def test_search_wins_more_than_half_against_the_rule_bot() -> None:
+    # 40 games, 20 deals each played with search in both seats; the real
+    # measurement (400 games, 56 % [52-60]) is in docs/bots.md.
+    assert wins("search", "rule", games=40, paired=True) > 20
 
 
 def test_a_player_who_drew_is_believed_to_lack_the_colour_except_in_new_cards() -> None:

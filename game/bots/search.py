@@ -52,7 +52,7 @@ class SearchBot(RuleBot):
 
     name = "search"
     PARAMS: ClassVar[dict[str, float]] = {
-        "iterations": 48,  #: rollouts per decision (spread over its legal moves)
+        "iterations": 96,  #: rollouts per decision (spread over its legal moves)
         "depth": 300,  #: decisions per rollout before it is scored from hand sizes
         "margin": 1.0,  #: standard errors a move must beat the rule bot's choice by
         "keep": 2,  #: moves besides the rule bot's that get the second half of the rollouts
