@@ -36,6 +36,15 @@ def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:
     return max(0.0, centre - half), min(1.0, centre + half)
 
 
+def paired_interval(shares: list[float], z: float = 1.959964) -> tuple[float, float]:
+    """A normal 95 % interval for the mean of per-deal win shares (paired design)."""
+    n = len(shares)
+    mean = sum(shares) / n
+    var = sum((x - mean) ** 2 for x in shares) / (n - 1) if n > 1 else 0.25
+    half = z * math.sqrt(var / n)
+    return max(0.0, mean - half), min(1.0, mean + half)
+
+
 def match(
     bot: str,
     against: str,
@@ -45,22 +54,40 @@ def match(
     seed: int,
     ruleset: str = "attack",
     target: int | None = None,
+    paired: bool = False,
 ) -> dict[str, Any]:
-    """Play the match; returns wins, the rate, its interval, rounds and games per second."""
+    """Play the match; returns wins, the rate, its interval, rounds and games per second.
+
+    ``paired``: each deal (game seed) is played once per seat, the bot in each
+    seat in turn, so the luck of the deal and the launcher falls on every seat;
+    the interval is then a normal one over deals of the per-deal win share.
+    """
     options: dict[str, Any] = {"target": target} if target else {}
     wins = rounds = 0
+    shares: list[float] = []
     start = time.process_time()
-    for index in range(games):
-        hero = index % players
-        seats = tuple(bot if s == hero else against for s in range(players))
-        config = SimConfig(
-            ruleset=ruleset, players=players, games=games, seed=seed, bots=seats, options=options
-        )
-        result = play_game(config, index)
-        wins += result.winner == hero
-        rounds += result.rounds
+    deals = games // players if paired else games
+    for deal in range(deals):
+        heroes = range(players) if paired else [deal % players]
+        won = 0
+        for hero in heroes:
+            seats = tuple(bot if s == hero else against for s in range(players))
+            config = SimConfig(
+                ruleset=ruleset,
+                players=players,
+                games=games,
+                seed=seed,
+                bots=seats,
+                options=options,
+            )
+            result = play_game(config, deal)
+            won += result.winner == hero
+            rounds += result.rounds
+        wins += won
+        shares.append(won / len(heroes))
     elapsed = time.process_time() - start
-    low, high = wilson(wins, games)
+    games = deals * (players if paired else 1)
+    low, high = paired_interval(shares) if paired else wilson(wins, games)
     return {
         "bot": bot,
         "against": against,
@@ -73,6 +100,8 @@ def match(
         "fair_share": 1 / players,
         "rounds_per_game": rounds / games,
         "games_per_s": games / elapsed,
+        "cpu_s_per_game": elapsed / games,
+        "paired": paired,
     }
 
 
@@ -85,6 +114,9 @@ def main() -> None:
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--ruleset", default="attack")
     parser.add_argument("--target", type=int, default=None, help="1: one-round games")
+    parser.add_argument(
+        "--paired", action="store_true", help="play each deal once per seat (seats swapped)"
+    )
     args = parser.parse_args()
     r = match(
         args.bot,
@@ -94,14 +126,17 @@ def main() -> None:
         seed=args.seed,
         ruleset=args.ruleset,
         target=args.target,
+        paired=args.paired,
     )
     low, high = r["ci95"]
     print(
         f"{r['bot']} vs {r['players'] - 1} x {r['against']} ({r['ruleset']}, {r['players']} "
         f"players, seed {args.seed}, target {args.target or 'ruleset'}): "
         f"{r['wins']}/{r['games']} wins = {r['win_rate']:.1%} "
-        f"[95 % CI {low:.1%}-{high:.1%}], fair share {r['fair_share']:.1%}; "
-        f"{r['rounds_per_game']:.1f} rounds/game, {r['games_per_s']:.2f} games per CPU-second"
+        f"[95 % {'paired' if r['paired'] else 'Wilson'} CI {low:.1%}-{high:.1%}], "
+        f"fair share {r['fair_share']:.1%}; "
+        f"{r['rounds_per_game']:.1f} rounds/game, {r['games_per_s']:.2f} games per CPU-second "
+        f"({r['cpu_s_per_game']:.2f} CPU-s per game)"
     )
 
 

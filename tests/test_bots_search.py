@@ -83,6 +83,19 @@ def test_pick_keeps_the_default_unless_another_move_is_clearly_better() -> None:
     assert pick(clear, default=0, margin=1.0) == 1
 
 
+def test_halving_spends_the_second_half_on_the_rule_move_and_the_best_others() -> None:
+    game = midgame(2)
+    moves = game.legal_moves()
+    bot = SearchBot(4, iterations=60, keep=1)
+    default = 0
+    kept, rows = bot.halving(game, 0, default)
+    assert default in kept and len(kept) == min(2, len(moves))
+    assert all(len(row) == len(kept) for row in rows)
+    first = max(2, 60 // (2 * len(moves)))
+    assert len(rows) > first  # the kept moves got more worlds than the screened ones
+    assert bot.rollouts <= 60 + len(moves)
+
+
 def test_a_time_budget_stops_after_the_first_sweep_on_a_slow_clock() -> None:
     ticks = iter(range(0, 1000, 10))
     bot = SearchBot(1, iterations=400, time_budget=5.0, clock=lambda: float(next(ticks)))
@@ -90,12 +103,13 @@ def test_a_time_budget_stops_after_the_first_sweep_on_a_slow_clock() -> None:
     assert bot.rollouts == len(midgame(6).legal_moves())
 
 
-def wins(hero: str, against: str, games: int, players: int = 2) -> int:
+def wins(hero: str, against: str, games: int, players: int = 2, paired: bool = False) -> int:
+    """Games ``hero`` wins; ``paired`` plays each deal once per seat (seats swapped)."""
     from game.simulate import SimConfig, play_game
 
     won = 0
     for index in range(games):
-        seat = index % players
+        deal, seat = (index // players, index % players) if paired else (index, index % players)
         bots = tuple(hero if s == seat else against for s in range(players))
         config = SimConfig(
             ruleset="attack",
@@ -105,7 +119,7 @@ def wins(hero: str, against: str, games: int, players: int = 2) -> int:
             bots=bots,
             options={"target": 1},
         )
-        won += play_game(config, index).winner == seat
+        won += play_game(config, deal).winner == seat
     return won
 
 
@@ -115,11 +129,13 @@ def test_a_cheap_search_beats_random_bots() -> None:
 
 @pytest.mark.slow
 @pytest.mark.xfail(
-    reason="not met yet: search won 150/300 two-player rounds against rule (docs/bots.md)",
+    reason="40 games cannot show a 6-point edge: seed 11 gave 15/40; the 400-game paired "
+    "match (seed 1) gave 56.2 % [52.2-60.3] (docs/bots.md)",
     strict=False,
 )
-def test_search_wins_at_least_half_against_the_rule_bot() -> None:
-    assert wins("search", "rule", games=40) >= 20
+def test_search_wins_more_than_half_against_the_rule_bot() -> None:
+    # 40 games, 20 deals each played with search in both seats.
+    assert wins("search", "rule", games=40, paired=True) > 20
 
 
 def test_a_player_who_drew_is_believed_to_lack_the_colour_except_in_new_cards() -> None:

@@ -1,24 +1,25 @@
 """The search bot (``search``): determinized Monte Carlo over the rule bot's rollouts.
 
-At each decision with a real choice, it repeats a *sweep* ``iterations / k``
-times (``k`` = number of legal moves):
+At each decision with a real choice it runs *sweeps*; a sweep is:
 
 1. **Determinize**: deal the cards it cannot see — the other hands and the
    draw pile / launcher hopper — at random from their union, keeping every
    hand's size (the union, sorted, depends only on what the seat has seen:
    all cards minus its hand minus the discard pile). The copy's chance source
    is replaced too, so a reload's shuffle is not the real one.
-2. **Roll out** every legal move in that same world (common random numbers):
-   make the move, then let rule bots play every seat to the end of the round,
-   launcher presses drawn from the launcher's public profile (a draw pile
-   yields one card).
+2. **Roll out** some legal moves in that same world (common random numbers:
+   same world, same rule-bot seeds, same launcher presses): make the move,
+   then let rule bots play every seat to the end of the round.
 3. Score: 1 for winning the round, otherwise a share for being close
    (cut-off rollouts).
 
-It plays the move with the best total. Decisions with one legal move cost
-nothing; a challenge is answered by the rule bot (whether the accused bluffed
-is hidden). Everything random comes from the bot's own seeded ``rng``, so a
-seed replays the game; ``time_budget`` (seconds, off by default) trades
+**Successive halving** spends the ``iterations`` budget: half on sweeps over
+every legal move, the other half on the rule bot's own move and the ``keep``
+best others. It plays the rule bot's move unless another beats it, paired
+sweep by sweep, by ``margin`` standard errors. Decisions with one legal move
+cost nothing; a challenge is answered by the rule bot (whether the accused
+bluffed is hidden). Everything random comes from the bot's own seeded ``rng``,
+so a seed replays the game; ``time_budget`` (seconds, off by default) trades
 replayability for a wall-clock bound.
 """
 
@@ -51,9 +52,10 @@ class SearchBot(RuleBot):
 
     name = "search"
     PARAMS: ClassVar[dict[str, float]] = {
-        "iterations": 48,  #: rollouts per decision (spread over its legal moves)
+        "iterations": 96,  #: rollouts per decision (spread over its legal moves)
         "depth": 300,  #: decisions per rollout before it is scored from hand sizes
         "margin": 1.0,  #: standard errors a move must beat the rule bot's choice by
+        "keep": 2,  #: moves besides the rule bot's that get the second half of the rollouts
     }
 
     def __init__(
@@ -63,6 +65,7 @@ class SearchBot(RuleBot):
         iterations: float = PARAMS["iterations"],
         depth: float = PARAMS["depth"],
         margin: float = PARAMS["margin"],
+        keep: float = PARAMS["keep"],
         time_budget: float | None = None,
         clock: Callable[[], float] = time.perf_counter,
     ) -> None:
@@ -70,6 +73,7 @@ class SearchBot(RuleBot):
         self.iterations = max(1, int(iterations))
         self.depth = max(1, int(depth))
         self.margin = margin
+        self.keep = max(1, int(keep))
         self.time_budget = time_budget
         self.clock = clock
         #: Rollouts made so far (for benchmarks).
@@ -79,7 +83,11 @@ class SearchBot(RuleBot):
     def from_params(cls, seed: int | None, params: Mapping[str, float]) -> SearchBot:
         known = dict(cls.PARAMS, **params)
         return cls(
-            seed, iterations=known["iterations"], depth=known["depth"], margin=known["margin"]
+            seed,
+            iterations=known["iterations"],
+            depth=known["depth"],
+            margin=known["margin"],
+            keep=known["keep"],
         )
 
     def choose(self, game: Game, seat: int) -> Move:
@@ -87,8 +95,8 @@ class SearchBot(RuleBot):
         if len(moves) == 1 or game.pending is Decision.CHALLENGE:
             return super().choose(game, seat)
         default = moves.index(super().choose(game, seat))
-        sweeps = self.sweeps(game, seat)
-        return moves[pick(sweeps, default, self.margin)]
+        kept, rows = self.halving(game, seat, default)
+        return moves[kept[pick(rows, kept.index(default), self.margin)]]
 
     def evaluate(self, game: Game, seat: int) -> list[float]:
         """The total rollout score of each of ``game.legal_moves()``, in order."""
@@ -98,22 +106,52 @@ class SearchBot(RuleBot):
     def sweeps(self, game: Game, seat: int) -> list[list[float]]:
         """Per sweep (one sampled world), the rollout score of each legal move, in order."""
         moves = game.legal_moves()
+        count = max(1, self.iterations // len(moves))
+        return self._sweep(game, seat, list(range(len(moves))), count, self._deadline())
+
+    def halving(self, game: Game, seat: int, default: int) -> tuple[list[int], list[list[float]]]:
+        """Successive halving: screen every move, then spend the rest on the few best.
+
+        Half the budget goes to sweeps over all legal moves; the rule bot's
+        ``default`` and the ``keep`` best others by mean then share the other half.
+        Returns the kept move indices and, per sweep, their scores (both phases).
+        """
+        moves = game.legal_moves()
+        deadline = self._deadline()
+        everyone = list(range(len(moves)))
+        first = max(2, self.iterations // (2 * len(moves)))
+        rows = self._sweep(game, seat, everyone, first, deadline)
+        totals = [sum(column) for column in zip(*rows, strict=True)]
+        others = sorted((i for i in everyone if i != default), key=lambda i: -totals[i])
+        kept = sorted([default, *others[: self.keep]])
+        rows = [[row[i] for i in kept] for row in rows]
+        spent = first * len(moves)
+        second = max(0, (self.iterations - spent) // len(kept))
+        rows += self._sweep(game, seat, kept, second, deadline)
+        return kept, rows
+
+    def _deadline(self) -> float | None:
+        return None if self.time_budget is None else self.clock() + self.time_budget
+
+    def _sweep(
+        self, game: Game, seat: int, chosen: list[int], count: int, deadline: float | None
+    ) -> list[list[float]]:
+        """``count`` sampled worlds; in each, the rollout score of each ``chosen`` move."""
+        moves = game.legal_moves()
         rows: list[list[float]] = []
         models = press_models(game)
-        sweeps = max(1, self.iterations // len(moves))
-        deadline = None if self.time_budget is None else self.clock() + self.time_budget
         beliefs = hand_constraints(game.observation(seat).history, game.num_players)
-        for _ in range(sweeps):
+        for _ in range(count):
+            if deadline is not None and rows and self.clock() >= deadline:
+                break
             world_seed = self.rng.getrandbits(64)
             world = determinize(game, seat, random.Random(world_seed), beliefs)
             rows.append(
                 [
-                    self._rollout(world.copy(), move, seat, world_seed, models(world_seed))
-                    for move in moves
+                    self._rollout(world.copy(), moves[i], seat, world_seed, models(world_seed))
+                    for i in chosen
                 ]
             )
-            if deadline is not None and self.clock() >= deadline:
-                break
         return rows
 
     def _rollout(self, sim: Game, move: Move, seat: int, seed: int, model: PressModel) -> float:
