@@ -22,7 +22,8 @@ from dataclasses import dataclass, field
 from functools import partial
 from typing import Any
 
-from game.bots import DEFAULT_BOT, Bot, make_bot, seat_moves
+from game.bots import DEFAULT_BOT, Bot, make_bot
+from game.bots.base import offer_table_moves
 from game.chance import derive_seed
 from game.engine import Game
 from game.errors import RulesetError
@@ -100,25 +101,6 @@ def run_game(game: Game, bots: Sequence[Bot]) -> None:
         play(bots[seat].choose(game, seat))
         if table_moves():
             offer_table_moves(game, bots)
-
-
-def offer_table_moves(game: Game, bots: Sequence[Bot]) -> None:
-    """Give each seat, the player down to one card first, a chance to call UNO / catch / jump in."""
-    moves = game.table_moves()
-    if not moves:
-        return
-    first = game.uno_pending if game.uno_pending is not None else 0
-    for k in range(game.num_players):
-        seat = (first + k) % game.num_players
-        own = seat_moves(game, seat, moves)
-        choice = bots[seat].table_move(game, seat, own) if own else None
-        if choice is not None:
-            game.play(choice)
-            if game.is_round_over():
-                return
-            moves = game.table_moves()
-            if not moves:
-                return
 
 
 def play_game(config: SimConfig, index: int) -> GameResult:

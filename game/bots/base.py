@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping
+from collections.abc import Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from game.cards import COLORS, Card, Color, Kind
@@ -135,3 +135,22 @@ def seat_moves(game: Game, seat: int, moves: list[Move]) -> list[Move]:
 def by_kind(moves: list[Move], kind: MoveKind) -> Move:
     """The first of ``moves`` of ``kind`` (the legal moves always hold the bare ones asked for)."""
     return next(m for m in moves if m.kind is kind)
+
+
+def offer_table_moves(game: Game, bots: Sequence[Bot]) -> None:
+    """Give each seat, the player down to one card first, a chance to call UNO / catch / jump in."""
+    moves = game.table_moves()
+    if not moves:
+        return
+    first = game.uno_pending if game.uno_pending is not None else 0
+    for k in range(game.num_players):
+        seat = (first + k) % game.num_players
+        own = seat_moves(game, seat, moves)
+        choice = bots[seat].table_move(game, seat, own) if own else None
+        if choice is not None:
+            game.play(choice)
+            if game.is_round_over():
+                return
+            moves = game.table_moves()
+            if not moves:
+                return

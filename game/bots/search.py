@@ -31,7 +31,7 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
-from game.bots.base import seat_moves
+from game.bots.base import offer_table_moves
 from game.bots.inference import Belief, hand_constraints
 from game.bots.rule import RuleBot
 from game.cards import Card
@@ -264,22 +264,3 @@ def press_models(game: Game) -> PressModels:
 
 def _one_card(loaded: int) -> int:
     return 1 if loaded else 0
-
-
-def offer_table_moves(game: Game, bots: list[RuleBot]) -> None:
-    """Let each seat, the one down to one card first, call UNO / catch / jump in."""
-    moves = game.table_moves()
-    if not moves:
-        return
-    first = game.uno_pending if game.uno_pending is not None else 0
-    for k in range(game.num_players):
-        seat = (first + k) % game.num_players
-        own = seat_moves(game, seat, moves)
-        choice = bots[seat].table_move(game, seat, own) if own else None
-        if choice is not None:
-            game.play(choice)
-            if game.is_round_over():
-                return
-            moves = game.table_moves()
-            if not moves:
-                return
