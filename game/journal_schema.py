@@ -17,6 +17,7 @@ from typing import Any, Literal, NotRequired, TypedDict, Union, get_args, get_or
 
 from game.cards import Card, Color, NotationError
 from game.referee_entries import Op
+from hardware.errors import UnoAttackError
 
 Problem = tuple[str, str, str]  #: (field, expected, got)
 
@@ -202,12 +203,24 @@ def _play_header_rules(record: dict[str, Any]) -> Problem | None:
     if not names or not all(name.strip() for name in names) or len(set(names)) < len(names):
         return ("seats", "seats with non-empty, different names", show(names))
     bots = [seat["bot"] for seat in record["seats"] if seat["bot"] is not None]
-    if any(bot not in BOT_NAMES for bot in bots):
-        return ("seats", "bots among " + ", ".join(BOT_NAMES), show(bots))
+    if not all(_is_bot_spec(bot) for bot in bots):
+        expected = "bots among " + ", ".join(BOT_NAMES) + " (with NAME=VALUE parameters)"
+        return ("seats", expected, show(bots))
     rounds = record.get("rounds")
     if rounds is not None and rounds < 1:
         return ("rounds", "a whole number >= 1 or null", show(rounds))
     return None
+
+
+def _is_bot_spec(spec: str) -> bool:
+    """``rule`` or ``casual:forget_uno=0.3``: a bot ``make_bot`` can build, as ``--seats`` wrote."""
+    from game.bots.registry import parse_bot_spec
+
+    try:
+        parse_bot_spec(spec)
+    except UnoAttackError:
+        return False
+    return True
 
 
 def _referee_header_rules(record: dict[str, Any]) -> Problem | None:

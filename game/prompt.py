@@ -17,7 +17,7 @@ from typing import Generic, TypeVar
 
 from game.cards import Card, Color, Kind, NotationError
 from game.referee import Entry, Op
-from hardware.errors import ConfigError
+from hardware.errors import ConfigError, UnoAttackError
 
 T = TypeVar("T")
 QUIT_WORDS = frozenset({"quit", "exit", "q"})
@@ -196,12 +196,32 @@ def _seat(part: str, bots: Sequence[str], option: str, number: int) -> SeatSpec:
                 f"{option}: seat name {part!r} must be 1-20 letters, digits, spaces or .'-"
             )
         return SeatSpec(part)
-    kind = part[len(BOT_PREFIX) :].strip().lower()
+    spec = part[len(BOT_PREFIX) :].strip()
+    kind, _, params = spec.partition(":")
+    kind = kind.strip().lower()
     if kind not in bots:
         raise ConfigError(
             f"{option}: unknown bot {kind!r} in {part!r}; expected bot:{' or bot:'.join(bots)}"
         )
-    return SeatSpec(f"{kind.capitalize()}Bot{number}", kind)
+    if params:
+        spec = f"{kind}:{params}"
+        _check_bot_params(spec, option)
+    else:
+        spec = kind
+    return SeatSpec(f"{kind.capitalize()}Bot{number}", spec)
+
+
+def _check_bot_params(spec: str, option: str) -> None:
+    """``casual:forget_uno=0.3``: the parameters must be the bot's own, as numbers.
+
+    Checked here, so a typo is an error before the game (or its journal) starts.
+    """
+    from game.bots.registry import parse_bot_spec  # the bots import the engine: only when asked
+
+    try:
+        parse_bot_spec(spec)
+    except UnoAttackError as error:
+        raise ConfigError(f"{option}: {error}", hint=error.hint) from None
 
 
 def parse_names(text: str, *, option: str = "--players") -> list[str]:

@@ -23,6 +23,8 @@ DOCUMENTED = (
     "launcher.errors",
     "launcher.profiles",
     "game.moves",
+    "game.bots.registry",
+    "game.experiment",
     "game.pytest_plugin",
     "game.cli.config",
     "game.cli.completion",
@@ -41,6 +43,10 @@ def test_api_reference_builds_without_a_warning(tmp_path: Path) -> None:
     page = (tmp_path / "html" / "launchers.html").read_text(encoding="utf-8")
     for anchor in ("launcher.spec.open_launcher", "launcher.base.Launcher", "launcher.base.Volley"):
         assert f'id="{anchor}"' in page
+    science = (tmp_path / "html" / "science.html").read_text(encoding="utf-8")
+    for anchor in ("game.bots.registry.make_bot", "game.bots.search.SearchBot",
+                   "game.experiment.grid.Grid", "game.experiment.stats.aggregate"):  # fmt: skip
+        assert f'id="{anchor}"' in science
 
 
 def _public(module: object) -> list[tuple[str, object]]:

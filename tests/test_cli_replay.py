@@ -37,3 +37,19 @@ def test_replay_json_and_step_are_refused_together(
 ) -> None:
     assert main(["replay", str(play_journal), "--json", "--step"]) == 2
     assert "do not go together" in capsys.readouterr().err
+
+
+def test_a_game_with_tuned_bots_replays_and_resumes_to_the_same_end(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    """``--seats bot:casual:forget_uno=0.5`` is written to the journal and read back as such."""
+    journal = tmp_path / "tuned.jsonl"
+    seats = "bot:casual:forget_uno=0.5:miss_play=0.3,bot:rule"
+    argv = ["play", "--seats", seats, "--rounds", "1", "--seed", "5", "--journal", str(journal)]
+    assert main(argv) == 0
+    played = capsys.readouterr().out.strip().splitlines()[-1]
+    header = json.loads(journal.read_text().splitlines()[0])
+    bots = [seat["bot"] for seat in header["seats"]]
+    assert bots == ["casual:forget_uno=0.5:miss_play=0.3", "rule"]
+    assert main(["replay", str(journal)]) == 0
+    assert capsys.readouterr().out.strip().splitlines()[-1] == played

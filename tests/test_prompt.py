@@ -8,6 +8,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
+from game.bots import BOT_NAMES
 from game.prompt import (
     HelpRequested,
     InputRejected,
@@ -101,6 +102,28 @@ def test_seats_people_and_bots() -> None:
     seats = parse_seats("Ann, Bob,bot:greedy,BOT:random", bots=("random", "greedy"))
     assert [seat.name for seat in seats] == ["Ann", "Bob", "GreedyBot3", "RandomBot4"]
     assert [seat.bot for seat in seats] == [None, None, "greedy", "random"]
+
+
+def test_a_bot_seat_takes_the_bots_parameters_as_bots_does() -> None:
+    """``bot:casual:forget_uno=0.3`` seats a casual bot with that slip, as ``--bots`` would."""
+    seats = parse_seats("Ann,bot:casual:forget_uno=0.3,bot:Search:iterations=8", bots=BOT_NAMES)
+    assert [seat.bot for seat in seats] == [None, "casual:forget_uno=0.3", "search:iterations=8"]
+    assert [seat.name for seat in seats] == ["Ann", "CasualBot2", "SearchBot3"]
+
+
+@pytest.mark.parametrize(
+    ("text", "message"),
+    [
+        ("Ann,bot:casual:forget=0.3", "'forget=0.3' is not a parameter of casual"),
+        ("Ann,bot:casual:forget_uno=often", "is not a number"),
+        ("Ann,bot:rule:depth", "not a parameter of rule"),
+    ],
+)
+def test_a_bad_bot_parameter_is_an_error_before_the_game(text: str, message: str) -> None:
+    with pytest.raises(ConfigError, match=message) as caught:
+        parse_seats(text, bots=BOT_NAMES)
+    assert str(caught.value).startswith("--seats: ")
+    assert "takes:" in caught.value.hint or "e.g." in caught.value.hint
 
 
 @pytest.mark.parametrize(

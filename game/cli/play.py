@@ -57,8 +57,8 @@ def register(subparsers: Any) -> None:
     )
     parser.add_argument(
         "--seats",
-        help=f"comma-separated names; bot:{' / bot:'.join(BOT_NAMES)} for bots "
-        f"(default {DEFAULT_SEATS!r})",
+        help=f"comma-separated names; bot:{' / bot:'.join(BOT_NAMES)} for bots, with "
+        f"parameters as in --bots (bot:casual:forget_uno=0.5) (default {DEFAULT_SEATS!r})",
     )
     parser.add_argument(
         "--launcher",
