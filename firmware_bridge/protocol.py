@@ -2,7 +2,7 @@
 
 A frame is one printable-ASCII line of at most :data:`MAX_FRAME` bytes::
 
-    <KIND><SEQ> <VERB>[ <key>=<value>]**<CRC>\\n        e.g.  C07 FEED job=12 n=3*5A1C
+    <KIND><SEQ> <VERB>[ <key>=<value>]**<CRC>\\n        e.g.  C07 FEED job=12 n=3*CEC7
 
 ``KIND`` is ``C`` (command, host -> MCU), ``R`` (reply) or ``E`` (event, MCU -> host);
 ``SEQ`` is two uppercase hex digits (the command's sequence number, echoed by its
@@ -253,7 +253,7 @@ def _parse_hex(text, digits, what):
 
 # -- decoding -----------------------------------------------------------------------------
 def decode(line):  # type: (bytes | bytearray) -> tuple[str, int, str, dict[str, str]]
-    """``b"C07 FEED job=12 n=3*5A1C\\n"`` -> ``("C", 7, "FEED", {"job": "12", "n": "3"})``.
+    """``b"C07 FEED job=12 n=3*CEC7\\n"`` -> ``("C", 7, "FEED", {"job": "12", "n": "3"})``.
 
     The trailing ``\\n`` (and a ``\\r`` before it) is optional. Field values stay text;
     :func:`typed` converts them by the verb table. Raises ValueError naming the reason:

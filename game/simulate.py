@@ -250,15 +250,16 @@ def format_summary(summary: dict[str, Any]) -> str:
         ("turns per round", f"{summary['turns_per_round']:.1f}"),
     ]
     lines += [f"  {name:<20}{value}" for name, value in rows]
-    lines.append(f"  {'seat':<6}{'bot':<8}{'wins':>6}{'win rate':>10}")
+    width = max([6, *(len(b["bot"]) for b in summary["bots_summary"])]) + 2  # 8 for plain names
+    lines.append(f"  {'seat':<6}{'bot':<{width}}{'wins':>6}{'win rate':>10}")
     lines += [
-        f"  {s['seat']:<6}{s['bot']:<8}{s['wins']:>6}{s['win_rate']:>10.1%}"
+        f"  {s['seat']:<6}{s['bot']:<{width}}{s['wins']:>6}{s['win_rate']:>10.1%}"
         for s in summary["seats"]
     ]
-    lines.append(f"  {'bot':<8}{'seats':<12}{'wins':>6}{'win rate':>10}{'per seat':>10}")
+    lines.append(f"  {'bot':<{width}}{'seats':<12}{'wins':>6}{'win rate':>10}{'per seat':>10}")
     lines += [
-        f"  {b['bot']:<8}{','.join(map(str, b['seats'])):<12}{b['wins']:>6}{b['win_rate']:>10.1%}"
-        f"{b['win_rate_per_seat']:>10.1%}"
+        f"  {b['bot']:<{width}}{','.join(map(str, b['seats'])):<12}{b['wins']:>6}"
+        f"{b['win_rate']:>10.1%}{b['win_rate_per_seat']:>10.1%}"
         for b in summary["bots_summary"]
     ]
     return "\n".join(lines)

@@ -117,7 +117,9 @@ def render_table(view: TableView, painter: Painter) -> str:
     out += [_seat_line(seat, painter) for seat in view.seats]
     colour = view.active_colour or colour_of(view.top)
     colour_text = painter.paint(colour, colour) if colour else "any"
-    title = getattr(view.top, "title", None)
+    title = getattr(view.top, "title", None)  # a Card's title; a placeholder text has none
+    if not isinstance(title, str):
+        title = None
     top = (
         painter.paint(f"{title} ({view.top})", colour_of(view.top) or "wild")
         if title

@@ -281,6 +281,16 @@ def test_launcher_fire_json_lists_every_press(capsys: pytest.CaptureFixture[str]
     assert report["remaining"] == 20 - sum(p["counted"] for p in report["presses"])
 
 
+def test_launcher_fire_json_is_one_document_even_when_it_fills_the_hopper(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Without --cards the simulated hopper is filled for you: that notice goes to stderr."""
+    assert main(["launcher", "fire", "--launcher", "sim://?seed=4", "--json"]) == 0
+    captured = capsys.readouterr()
+    assert json.loads(captured.out)["presses"][0]["n"] == 1
+    assert "loaded 90 cards" in captured.err
+
+
 def test_launcher_test_json_reports_each_check(capsys: pytest.CaptureFixture[str]) -> None:
     spec = "gpio://?mock=1&cards=10&button=none"
     assert main(["launcher", "test", "--launcher", spec, "--json"]) == 0

@@ -70,3 +70,15 @@ def test_workers_are_forked_only_while_no_other_thread_runs() -> None:
     finally:
         release.set()
         waiter.join()
+
+
+def test_a_long_bot_spec_keeps_the_summary_columns_apart() -> None:
+    """``casual:forget_uno=0.5`` must not run into the seats column ("...=0.50" read as 0.50)."""
+    from game.simulate import format_summary
+
+    bots = ("casual:forget_uno=0.5", "greedy")
+    summary = simulate(SimConfig(ruleset="classic", players=2, games=1, seed=3, bots=bots))
+    text = format_summary(summary)
+    rows = [line.split() for line in text.splitlines() if line.strip().startswith("casual:")]
+    assert rows and all(row[0] == "casual:forget_uno=0.5" for row in rows)
+    assert rows[-1][1] == "0"  # the bot table: its seats column on its own

@@ -89,6 +89,11 @@ def test_a_wild_shows_the_chosen_colour_and_a_hidden_hand_is_not_shown() -> None
     assert "active colour: green" in text and "hand" not in text
 
 
+def test_before_the_first_card_the_top_card_reads_as_a_placeholder_not_a_python_object() -> None:
+    text = render_table(view(top="(none yet)", active_colour=None), Painter(False))
+    assert "Top card: (none yet)   active colour: any" in text and "built-in" not in text
+
+
 def test_colour_of_reads_enum_like_values() -> None:
     class Colour:
         value = "Blue"

@@ -108,6 +108,23 @@ def test_resume_keeps_the_links(
     assert first.tokens.seats[1] in capsys.readouterr().out
 
 
+def test_resume_prints_a_link_for_every_person_in_the_journal(
+    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+) -> None:
+    """Six seats, two bots: the resumed server prints the four people's links, not two defaults."""
+    calls: list[dict[str, Any]] = []
+    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
+    journal = tmp_path / "game.jsonl"
+    argv = ["table", "serve", "--players", "6", "--bots", "greedy,random", "--seed", "2"]
+    assert main([*argv, "--journal", str(journal)]) == 0
+    capsys.readouterr()
+    assert main(["table", "serve", "--resume", str(journal)]) == 0
+    out = capsys.readouterr().out
+    tokens = calls[1]["app"].state.context.tokens
+    people = [seat for seat in range(6) if f"/seat/{tokens.seats[seat]}" in out]
+    assert len(people) == 4
+
+
 def test_without_the_web_extra_the_command_says_what_to_install(
     monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:

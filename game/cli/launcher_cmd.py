@@ -239,7 +239,7 @@ def _fire(args: argparse.Namespace) -> int:
         raise ConfigError(f"--presses {args.presses}: expected 1 to {MAX_FIRE}")
     presses = []
     with _open(args) as launcher:
-        _load(launcher, args.cards, sys.stdout)
+        _load(launcher, args.cards, sys.stderr if args.json else sys.stdout)  # JSON alone on stdout
         for n in range(1, args.presses + 1):
             empty = simulated_and_empty(launcher)
             volley = launcher.hit()

@@ -58,6 +58,8 @@ def create_app(settings: WebSettings) -> Starlette:
     """The web table for ``settings``: a virtual game (``mode="virtual"``) or pages only."""
     session = GameSession(settings) if settings.mode == "virtual" else None
     tokens = session.tokens if session is not None else Tokens.new(len(settings.seats))
+    # a resumed session's settings are the journal's (its seats, not the flags' defaults)
+    settings = session.settings if session is not None else settings
     context = WebContext(settings=settings, tokens=tokens, session=session)
     app = Starlette(
         routes=_routes(context) + extra_routes(context),
