@@ -34,6 +34,8 @@ from __future__ import annotations
 import copy
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from game import legal, table
@@ -43,9 +45,8 @@ from game.chance import Chance, fresh_seed, seeded
 from game.driver import Presser, open_game_launcher
 from game.effects import RUNNERS
 from game.errors import GameError, IllegalMove, RulesetError
-from game.explain import explain
 from game.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
-from game.moves import Decision, FiredMove, Move, MoveKind, PenalizeMove, UnoMove
+from game.moves import Decision, FiredMove, Move, PenalizeMove, PlayMove, UnoMove
 from game.observe import Observation, Outcome, observe
 from game.round import PressDue, RoundField, RoundState, speed_up_fields
 from game.rulesets import Ruleset, Step, load_ruleset
@@ -54,9 +55,12 @@ from launcher.base import Launcher
 Event = dict[str, Any]
 EventCallback = Callable[[Event], None]
 
-_TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 _DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _NO_KINDS: frozenset[Any] = frozenset()
+_TURN, _PRESS = Decision.TURN, Decision.PRESS
+_VALUE = {d: d.value for d in Decision}
+#: Decisions whose legal moves need neither the seats in play nor the stackable kinds.
+_PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
 
 
 class Game:
@@ -129,7 +133,7 @@ class Game:
         #: Everything the next deal resets (game.round.RoundState).
         self.round = RoundState.fresh(self.num_players)
         table.start_game(self)
-        self._settle()
+        self.settle()
 
     @classmethod
     def new(
@@ -180,8 +184,8 @@ class Game:
         """The launcher the game's :attr:`presser` presses (None for a chance-move game)."""
         return self.presser.launcher if self.presser is not None else None
 
-    def _settle(self) -> None:
-        """Let the attached driver make any pending presses (a jam leaves them pending)."""
+    def settle(self) -> None:
+        """Engine step: let the attached driver make any pending presses (a jam leaves them)."""
         if self.presser is not None and self.pending is Decision.PRESS:
             self.presser.settle(self)
 
@@ -321,15 +325,19 @@ class Game:
         """The moves :attr:`decider` may make now (empty when the round or game is over)."""
         moves = self.round.legal
         if moves is None:
-            moves = self.round.legal = self._compute_legal()
+            moves = self.round.legal = self.compute_legal()
         return list(moves)
 
-    def _compute_legal(self) -> list[Move]:
+    def compute_legal(self) -> list[Move]:
+        """Engine step: the decider's legal moves, computed afresh (:meth:`legal_moves` caches)."""
         state = self.round
-        if state.pending is Decision.TURN:  # the hot case: no seats or stack kinds needed
+        pending = state.pending
+        if pending is _TURN:  # the hot case: no seats or stack kinds needed
             return legal.turn_moves(self.rules, state)
+        if pending in _PLAIN:  # nor here
+            return legal.legal_moves(self.rules, state, (), _NO_KINDS)
         stackable = self.ruleset.stack_kinds if self.can_stack() else _NO_KINDS
-        return legal.legal_moves(self.rules, self.round, self.seats_in_play, stackable)
+        return legal.legal_moves(self.rules, state, self.seats_in_play, stackable)
 
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
@@ -348,35 +356,33 @@ class Game:
     # -- making moves -------------------------------------------------------------
     def play(self, move: Move | str) -> None:
         """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
-        if isinstance(move, str):
-            move = Move.parse(move)
         state = self.round
-        if state.pending is Decision.PRESS:
-            self._play_chance(move)
+        pending = state.pending
+        if pending is _PRESS:
+            self.play_chance(Move.parse(move) if isinstance(move, str) else move)
             return
-        if move.by is not None or move.kind in _TABLE_KINDS:
-            flow.play_table(self, move)
-            self._settle()
-            return
-        legal_now = state.legal
-        if legal_now is None:
-            legal_now = state.legal = self._compute_legal()
-        for candidate in legal_now:
-            if candidate is move:
-                break
+        offered = state.legal
+        # the hot path: one of the move objects legal_moves() handed out (found by identity)
+        if offered is not None and any(map(is_, offered, repeat(move))):
+            made: Move = move  # type: ignore[assignment]  # an offered move is a Move
         else:
-            if move not in legal_now:
-                raise IllegalMove(explain(self, move))
+            checked = flow.checked(self, move)
+            if checked is None:  # an out-of-turn move, made
+                return
+            made, pending = checked, state.pending
         state.legal = None
         seat = state.decider
         if state.uno_open is not None and seat != state.uno_open:
             state.uno_open = None
-        flow.HANDLERS[state.pending](self, move, seat)
-        if self.round.pending is Decision.PRESS and self.presser is not None:
+        if pending is _TURN and type(made) is PlayMove:  # turns.on_turn's common case
+            self.play_card(seat, made.card, "turn")
+        else:
+            flow.HANDLERS[pending](self, made, seat)
+        if self.round.pending is _PRESS and self.presser is not None:
             self.presser.settle(self)
 
-    def _play_chance(self, move: Move) -> None:
-        """Feed one press's outcome (the game is at a chance node)."""
+    def play_chance(self, move: Move) -> None:
+        """Engine step: feed one press's outcome (the game is at a chance node)."""
         due = self.round.due
         if not isinstance(move, FiredMove) or move.count < 0:
             raise IllegalMove(
@@ -439,7 +445,8 @@ class Game:
         if state.out is not None:
             table.end_round(self, state.out)
             return
-        self.begin_turn(self.next_seat(state.pos))
+        seat = (state.pos + state.direction) % self.num_players  # next_seat, inlined
+        self.begin_turn(seat if not self.eliminated[seat] else self.next_seat(state.pos))
 
     def begin_turn(self, seat: int) -> None:
         """Engine step: ``seat``'s turn begins (or the round ends at ``round_turn_limit``)."""
@@ -465,7 +472,7 @@ class Game:
             )
         cards = table.collect(self.round, len(self.ruleset.deck))
         table.deal(self, cards, self.left_seat(self.dealer))
-        self._settle()
+        self.settle()
 
     def set_position(
         self,
@@ -527,8 +534,12 @@ class Game:
         """Stop for ``seat``'s decision; the log says which moves were offered."""
         state = self.round
         state.pending, state.decider = decision, seat
-        state.legal = moves = self._compute_legal()
-        self.emit("decision", player=seat, decision=decision.value, moves=[str(m) for m in moves])
+        state.legal = moves = self.compute_legal()
+        event = {"type": "decision", "player": seat, "decision": _VALUE[decision]}
+        event["moves"] = list(map(str, moves))
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
         return True
 
     def presses(
@@ -569,16 +580,7 @@ class Game:
 
     def discard_color(self) -> None:
         """Discard All: the actor's cards of its colour go under it on the pile."""
-        state = self.round
-        card, actor = state.card, state.actor
-        color = card.color if card is not None and card.color is not None else state.active_color
-        hand = state.hands[actor]
-        dumped = [c for c in hand if c.color is color and color is not None]
-        if dumped:
-            hand[:] = [c for c in hand if c.color is not color]
-            state.discard[-1:-1] = dumped
-            self.emit("discard", player=actor, cards=[c.code for c in dumped])
-            self.hand_shrank(actor)
+        flow.discard_color(self)
 
     def trade(self, seat: int, other: int) -> None:
         hands = self.round.hands
@@ -587,12 +589,7 @@ class Game:
 
     def rotate(self) -> None:
         """7-0's zero: every hand in play moves one seat in the direction of play."""
-        hands = self.round.hands
-        old = list(hands)
-        for seat in self.seats_in_play:
-            hands[self.next_seat(seat)] = old[seat]
-        self.round.uno_open = None
-        self.emit("rotate", direction=self.direction, seats=self.seats_in_play)
+        flow.rotate(self)
 
 
 speed_up_fields(Game)

@@ -9,7 +9,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game.cards import COLORS, Card, Kind, all_cards
+from game.cards import COLORS, Card, Color, Kind, all_cards
 from game.moves import (
     AcceptMove,
     ChallengeMove,
@@ -37,6 +37,30 @@ ACCEPT = AcceptMove()
 UNO = UnoMove()
 #: One shared move object per card, so ``play()`` finds a legal move by identity first.
 PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
+_PLAY_OF = PLAY.__getitem__
+
+
+class _FitTable(dict[tuple[Card, "Color | None"], frozenset[Card]]):
+    """``FIT[top, colour]``: every card that matches (rules.md 3.2), built on first use.
+
+    A set per table state lets ``filter(fit.__contains__, hand)`` pick the playable
+    cards of a hand without a Python-level test per card.
+    """
+
+    def __missing__(self, key: tuple[Card, Color | None]) -> frozenset[Card]:
+        top, color = key
+        fit = frozenset(
+            card
+            for card in all_cards()
+            if card.color is None
+            or card.color is color
+            or (card.kind is top.kind and card.number == top.number)
+        )
+        self[key] = fit
+        return fit
+
+
+FIT = _FitTable()
 COLOR_MOVES = [Move.choose(c) for c in COLORS]
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
@@ -119,17 +143,7 @@ def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Ca
 def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[Card]:
     """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
     hand = state.hands[seat]
-    top, color = state.discard[-1], state.active_color
-    kind, number = top.kind, top.number
-    seen = dict.fromkeys(
-        [
-            card
-            for card in hand
-            if card.color is None
-            or card.color is color
-            or (card.kind is kind and card.number == number)
-        ]
-    )
+    seen = dict.fromkeys(filter(FIT[state.discard[-1], state.active_color].__contains__, hand))
     if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
         seen.pop(hand[0], None)
     if not rules.bluff:
@@ -141,17 +155,22 @@ def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[C
 
 def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     """The decider's moves at a ``Decision.TURN``: its playable cards, then ``draw``."""
-    moves: list[Move] = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
+    hand = state.hands[state.decider]
+    moves: list[Move]
+    if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
+        moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
+    else:  # playable_cards without those two tests, all in C: filter, dedup, map to moves
+        fit = FIT[state.discard[-1], state.active_color]
+        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit.__contains__, hand))))
     moves.append(DRAW)
     return moves
 
 
 def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
     """May the decider play ``card`` (just drawn) now?"""
-    top, color = state.discard[-1], state.active_color
-    if card.color is None:
-        return card in playable_cards(rules, state, state.decider)  # the bluff rule may forbid it
-    return card.color is color or (card.kind is top.kind and card.number == top.number)
+    if card.color is None:  # a wild always matches; only the bluff rule may forbid it
+        return rules.bluff or card in playable_cards(rules, state, state.decider)
+    return card in FIT[state.discard[-1], state.active_color]
 
 
 def stack_moves(state: RoundState, seat: int, stack_kinds: frozenset[Kind]) -> list[Move]:
