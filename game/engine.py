@@ -31,7 +31,6 @@ the decisions :mod:`game.turns`: plain functions over that state.
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
 from itertools import repeat
@@ -45,9 +44,9 @@ from game.chance import Chance, fresh_seed, seeded
 from game.driver import Presser, open_game_launcher
 from game.effects import RUNNERS
 from game.errors import GameError, IllegalMove, RulesetError
+from game.history import History
 from game.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
-from game.moves import Decision, FiredMove, Move, PenalizeMove, PlayMove, UnoMove
-from game.observe import Observation, Outcome, observe
+from game.moves import Decision, DrawMove, FiredMove, Move, PenalizeMove, PlayMove, UnoMove
 from game.round import PressDue, RoundField, RoundState, speed_up_fields
 from game.rulesets import Ruleset, Step, load_ruleset
 from launcher.base import Launcher
@@ -63,7 +62,7 @@ _VALUE = {d: d.value for d in Decision}
 _PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
 
 
-class Game:
+class Game(History):
     """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`.
 
     Drive it with :meth:`play`; the methods documented as *engine steps*
@@ -260,59 +259,6 @@ class Game:
         """The game's seeded source of randomness (shuffles, the launcher's returns)."""
         return self._chance
 
-    # -- python-chess-style API: copy, push/pop, outcome, observation ------------------
-    def copy(self) -> Game:
-        """An independent copy of the game with no launcher and no event callback.
-
-        Its chance stream continues like this game's; its presses are chance
-        nodes the caller feeds (``fired:N``), so a search never touches a device.
-        """
-        new = object.__new__(Game)
-        new.__dict__.update(self._state())
-        new.presser = None
-        new.on_event = None
-        new._owns_launcher = False
-        return new
-
-    def push(self, move: Move | str) -> None:
-        """Make ``move`` and remember the state before it, so :meth:`pop` can undo it."""
-        snapshot = self._state()
-        self.play(move)
-        self._stack_of_states.append(snapshot)
-
-    def pop(self) -> None:
-        """Undo the last :meth:`push` (the events it caused are dropped too)."""
-        if not self._stack_of_states:
-            raise IndexError("pop from a game with no pushed moves")
-        snapshot = self._stack_of_states.pop()
-        keep = self._stack_of_states
-        self.__dict__.update(snapshot)
-        self._stack_of_states = keep
-
-    def _state(self) -> dict[str, Any]:
-        """A snapshot of every mutable part of the game (shallow where values are immutable)."""
-        state = dict(self.__dict__)
-        state["round"] = self.round.copy()
-        state["events"] = list(self.events)
-        state["scores"] = list(self.scores)
-        state["eliminated"] = list(self.eliminated)
-        state["_stack_of_states"] = list(self._stack_of_states)
-        state["_chance"] = copy.deepcopy(self._chance)
-        return state
-
-    def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it is on."""
-        if self.winner is None:
-            return None
-        termination = (
-            "elimination" if self.ruleset.options["scoring"] == "elimination" else "target"
-        )
-        return Outcome(self.winner, tuple(self.scores), self.round_number, termination)
-
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now (its hand, the sizes of the others, the public history)."""
-        return observe(self, seat)
-
     def __repr__(self) -> str:
         return (
             f"<Game {self.ruleset.id} round={self.round_number} pending={self.pending.value} "
@@ -323,9 +269,13 @@ class Game:
     # -- legal moves ----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """The moves :attr:`decider` may make now (empty when the round or game is over)."""
-        moves = self.round.legal
+        state = self.round
+        moves = state.legal
         if moves is None:
-            moves = self.round.legal = self.compute_legal()
+            if state.pending is _TURN:  # the hot case, without compute_legal's call
+                moves = state.legal = legal.turn_moves(self.rules, state)
+            else:
+                moves = state.legal = self.compute_legal()
         return list(moves)
 
     def compute_legal(self) -> list[Move]:
@@ -359,7 +309,11 @@ class Game:
         state = self.round
         pending = state.pending
         if pending is _PRESS:
-            self.play_chance(Move.parse(move) if isinstance(move, str) else move)
+            if type(move) is FiredMove and move.count >= 0:  # play_chance's common case
+                state.legal = None
+                flow.on_fired(self, move.count)
+            else:
+                self.play_chance(Move.parse(move) if isinstance(move, str) else move)
             return
         offered = state.legal
         # the hot path: one of the move objects legal_moves() handed out (found by identity)
@@ -374,8 +328,10 @@ class Game:
         seat = state.decider
         if state.uno_open is not None and seat != state.uno_open:
             state.uno_open = None
-        if pending is _TURN and type(made) is PlayMove:  # turns.on_turn's common case
+        if pending is _TURN and type(made) is PlayMove:  # turns.on_turn, inlined
             self.play_card(seat, made.card, "turn")
+        elif pending is _TURN and type(made) is DrawMove:
+            flow.draw(self, seat)
         else:
             flow.HANDLERS[pending](self, made, seat)
         if self.round.pending is _PRESS and self.presser is not None:
@@ -446,17 +402,23 @@ class Game:
             table.end_round(self, state.out)
             return
         seat = (state.pos + state.direction) % self.num_players  # next_seat, inlined
-        self.begin_turn(seat if not self.eliminated[seat] else self.next_seat(state.pos))
+        if self.eliminated[seat] or state.turns >= self.rules.turn_cap:
+            self.begin_turn(self.next_seat(state.pos))
+            return
+        state.current = state.decider = seat  # begin_turn, inlined: the path of every turn
+        state.pending = _TURN
+        state.legal = None
+        state.turns += 1
+        self.total_turns += 1
 
     def begin_turn(self, seat: int) -> None:
         """Engine step: ``seat``'s turn begins (or the round ends at ``round_turn_limit``)."""
         state = self.round
-        limit = self.rules.turn_limit
-        if limit and state.turns >= limit:  # round_turn_limit turns were played: no more
+        if state.turns >= self.rules.turn_cap:  # round_turn_limit turns were played: no more
             table.end_round(self, None)
             return
         state.current = state.decider = seat
-        state.pending = Decision.TURN
+        state.pending = _TURN
         state.legal = None
         state.turns += 1
         self.total_turns += 1
@@ -553,7 +515,15 @@ class Game:
         """
         if presses <= 0:
             return False
-        flow.await_presses(self, PressDue(seat, presses, reason, until), then)
+        state = self.round
+        if then == "resume":
+            state.resume_to = (state.pending, state.decider)
+        state.due = PressDue(seat, presses, reason, until)
+        state.then = then
+        if not state.pile:
+            flow.maybe_reload(self)
+        state.pending, state.decider = _PRESS, seat
+        state.legal = None
         return True
 
     def emit(self, kind: str, **fields: Any) -> None:

@@ -6,6 +6,7 @@ the functions below read a :class:`~game.round.RoundState` and change nothing.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
@@ -73,6 +74,7 @@ class CompiledRules:
     bluff: bool  #: wild_draw_bluff: a challengeable wild may be played illegally
     jump_in: bool
     turn_limit: int
+    turn_cap: int  #: turns a round may have (round_turn_limit; no limit: a count never reached)
     reloads: bool  #: empty_launcher=reload
     draw_presses: int  #: presses a draw may take (draw_until_playable: a cap)
     play_after_draw: bool
@@ -107,6 +109,7 @@ class CompiledRules:
             bluff=bool(options["wild_draw_bluff"]),
             jump_in=bool(options["jump_in"]),
             turn_limit=int(options["round_turn_limit"]),
+            turn_cap=int(options["round_turn_limit"]) or sys.maxsize,
             reloads=options["empty_launcher"] == "reload",
             draw_presses=until_cap if options["draw_until_playable"] else 1,
             play_after_draw=ruleset.play_after_draw,

@@ -256,19 +256,6 @@ def penalize(game: Game, move: PenalizeMove) -> None:
 
 
 # -- chance nodes: every press of the launcher (game.driver feeds the outcome) ----------------
-def await_presses(game: Game, due: PressDue, then: str) -> None:
-    """Stop at a chance node: ``due.seat`` presses; ``then`` says how to carry on after."""
-    state = game.round
-    if then == "resume":
-        state.resume_to = (state.pending, state.decider)
-    state.due = due
-    state.then = then
-    if not state.pile:
-        maybe_reload(game)
-    state.pending, state.decider = Decision.PRESS, due.seat
-    state.legal = None
-
-
 def on_fired(game: Game, count: int) -> None:
     """Apply one press's outcome: ``count`` cards came out of the launcher."""
     state = game.round
