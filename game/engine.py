@@ -129,8 +129,8 @@ class Game(History):
         self.round_number = 0
         self.total_turns = 0
         self.winner: int | None = None
-        #: Everything the next deal resets (game.round.RoundState).
-        self.round = RoundState.fresh(self.num_players)
+        #: Everything the next deal resets (game.round.RoundState), set by the first deal.
+        self.round: RoundState
         table.start_game(self)
         self.settle()
 
@@ -291,7 +291,10 @@ class Game(History):
 
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
-        return legal.table_moves(self.rules, self.round, self.seats_in_play, self.uno_pending)
+        uno_pending = self.uno_pending
+        if uno_pending is None and not self.rules.jump_in:  # the common case: no list of seats
+            return []
+        return legal.table_moves(self.rules, self.round, self.seats_in_play, uno_pending)
 
     def seat_of(self, move: Move) -> int | None:
         """Which seat makes ``move`` (the decider for ordinary moves)."""
@@ -477,7 +480,7 @@ class Game(History):
         state = self.round
         card = state.card
         return (
-            self.ruleset.stacking
+            self.rules.stacking
             and not state.first_phase
             and state.out is None
             and card is not None

@@ -25,7 +25,7 @@ from game.moves import (
 from game.rulesets import Step
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from game.round import RoundState
     from game.rulesets import Ruleset
@@ -41,15 +41,19 @@ PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
 _PLAY_OF = PLAY.__getitem__
 
 
-class _FitTable(dict[tuple[Card, "Color | None"], frozenset[Card]]):
-    """``FIT[top, colour]``: every card that matches (rules.md 3.2), built on first use.
+class _FitsOn(dict["Color | None", "Callable[[Card], bool]"]):
+    """``FITS[top][colour](card)``: does ``card`` match (rules.md 3.2)? Built on first use.
 
-    A set per table state lets ``filter(fit.__contains__, hand)`` pick the playable
-    cards of a hand without a Python-level test per card.
+    Each test is a frozenset's own ``__contains__``, made once, so
+    ``filter(FITS[top][colour], hand)`` picks the playable cards of a hand in C.
     """
 
-    def __missing__(self, key: tuple[Card, Color | None]) -> frozenset[Card]:
-        top, color = key
+    def __init__(self, top: Card) -> None:
+        super().__init__()
+        self.top = top
+
+    def __missing__(self, color: Color | None) -> Callable[[Card], bool]:
+        top = self.top
         fit = frozenset(
             card
             for card in all_cards()
@@ -57,11 +61,17 @@ class _FitTable(dict[tuple[Card, "Color | None"], frozenset[Card]]):
             or card.color is color
             or (card.kind is top.kind and card.number == top.number)
         )
-        self[key] = fit
-        return fit
+        self[color] = test = fit.__contains__
+        return test
 
 
-FIT = _FitTable()
+class _FitTable(dict[Card, _FitsOn]):
+    def __missing__(self, top: Card) -> _FitsOn:
+        self[top] = table = _FitsOn(top)
+        return table
+
+
+FITS = _FitTable()
 COLOR_MOVES = [Move.choose(c) for c in COLORS]
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
@@ -78,6 +88,7 @@ class CompiledRules:
     reloads: bool  #: empty_launcher=reload
     draw_presses: int  #: presses a draw may take (draw_until_playable: a cap)
     play_after_draw: bool
+    stacking: bool  #: Ruleset.stacking (mega_hit_stack or stack_draws)
     steps_for: dict[Card, tuple[Step, ...]]
     challengeable: frozenset[Card]
 
@@ -113,6 +124,7 @@ class CompiledRules:
             reloads=options["empty_launcher"] == "reload",
             draw_presses=until_cap if options["draw_until_playable"] else 1,
             play_after_draw=ruleset.play_after_draw,
+            stacking=ruleset.stacking,
             steps_for={card: card_steps(ruleset, card, seven_zero) for card in all_cards()},
             challengeable=frozenset(c for c in all_cards() if steps.get(c.kind)),
             deck_codes=tuple(c.code for c in ruleset.deck),
@@ -146,7 +158,7 @@ def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Ca
 def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[Card]:
     """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
     hand = state.hands[seat]
-    seen = dict.fromkeys(filter(FIT[state.discard[-1], state.active_color].__contains__, hand))
+    seen = dict.fromkeys(filter(FITS[state.discard[-1]][state.active_color], hand))
     if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
         seen.pop(hand[0], None)
     if not rules.bluff:
@@ -163,8 +175,8 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
         moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
     else:  # playable_cards without those two tests, all in C: filter, dedup, map to moves
-        fit = FIT[state.discard[-1], state.active_color]
-        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit.__contains__, hand))))
+        fit = FITS[state.discard[-1]][state.active_color]
+        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit, hand))))
     moves.append(DRAW)
     return moves
 
@@ -173,7 +185,7 @@ def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
     """May the decider play ``card`` (just drawn) now?"""
     if card.color is None:  # a wild always matches; only the bluff rule may forbid it
         return rules.bluff or card in playable_cards(rules, state, state.decider)
-    return card in FIT[state.discard[-1], state.active_color]
+    return FITS[state.discard[-1]][state.active_color](card)
 
 
 def stack_moves(state: RoundState, seat: int, stack_kinds: frozenset[Kind]) -> list[Move]:

@@ -19,7 +19,7 @@ from game.chance import shuffle
 from game.effects import skipped_step
 from game.errors import IllegalMove
 from game.explain import explain, explain_table
-from game.legal import FIT, fits
+from game.legal import FITS, fits
 from game.moves import (
     AcceptMove,
     AimMove,
@@ -259,8 +259,7 @@ def penalize(game: Game, move: PenalizeMove) -> None:
 def on_fired(game: Game, count: int) -> None:
     """Apply one press's outcome: ``count`` cards came out of the launcher."""
     state = game.round
-    due = state.due
-    assert due is not None
+    due: PressDue = state.due  # type: ignore[assignment]  # a press is due: never None here
     pile, seat = state.pile, due.seat
     if count == 1 and pile:  # the common press: one card off the draw pile
         card = pile.popleft()
@@ -322,9 +321,9 @@ def after_draw(game: Game, seat: int) -> None:
     """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
     state, rules = game.round, game.rules
     if rules.play_after_draw:
-        fit = FIT[state.discard[-1], state.active_color]
+        fit = FITS[state.discard[-1]][state.active_color]
         for card in state.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
-            if card in fit and (card.color is not None or fits(rules, state, card)):
+            if fit(card) and (card.color is not None or fits(rules, state, card)):
                 state.drawn = card
                 game.ask(Decision.DRAWN, seat)
                 return
