@@ -31,9 +31,10 @@ the decisions :mod:`game.turns`: plain functions over that state.
 
 from __future__ import annotations
 
-import copy
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
+from operator import is_
 from typing import Any
 
 from game import legal, table
@@ -43,10 +44,9 @@ from game.chance import Chance, fresh_seed, seeded
 from game.driver import Presser, open_game_launcher
 from game.effects import RUNNERS
 from game.errors import GameError, IllegalMove, RulesetError
-from game.explain import explain
+from game.history import History
 from game.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
-from game.moves import Decision, FiredMove, Move, MoveKind, PenalizeMove, UnoMove
-from game.observe import Observation, Outcome, observe
+from game.moves import Decision, DrawMove, FiredMove, Move, PenalizeMove, PlayMove, UnoMove
 from game.round import PressDue, RoundField, RoundState, speed_up_fields
 from game.rulesets import Ruleset, Step, load_ruleset
 from launcher.base import Launcher
@@ -54,12 +54,15 @@ from launcher.base import Launcher
 Event = dict[str, Any]
 EventCallback = Callable[[Event], None]
 
-_TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 _DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _NO_KINDS: frozenset[Any] = frozenset()
+_TURN, _PRESS = Decision.TURN, Decision.PRESS
+_VALUE = {d: d.value for d in Decision}
+#: Decisions whose legal moves need neither the seats in play nor the stackable kinds.
+_PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
 
 
-class Game:
+class Game(History):
     """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`.
 
     Drive it with :meth:`play`; the methods documented as *engine steps*
@@ -126,10 +129,10 @@ class Game:
         self.round_number = 0
         self.total_turns = 0
         self.winner: int | None = None
-        #: Everything the next deal resets (game.round.RoundState).
-        self.round = RoundState.fresh(self.num_players)
+        #: Everything the next deal resets (game.round.RoundState), set by the first deal.
+        self.round: RoundState
         table.start_game(self)
-        self._settle()
+        self.settle()
 
     @classmethod
     def new(
@@ -180,8 +183,8 @@ class Game:
         """The launcher the game's :attr:`presser` presses (None for a chance-move game)."""
         return self.presser.launcher if self.presser is not None else None
 
-    def _settle(self) -> None:
-        """Let the attached driver make any pending presses (a jam leaves them pending)."""
+    def settle(self) -> None:
+        """Engine step: let the attached driver make any pending presses (a jam leaves them)."""
         if self.presser is not None and self.pending is Decision.PRESS:
             self.presser.settle(self)
 
@@ -256,59 +259,6 @@ class Game:
         """The game's seeded source of randomness (shuffles, the launcher's returns)."""
         return self._chance
 
-    # -- python-chess-style API: copy, push/pop, outcome, observation ------------------
-    def copy(self) -> Game:
-        """An independent copy of the game with no launcher and no event callback.
-
-        Its chance stream continues like this game's; its presses are chance
-        nodes the caller feeds (``fired:N``), so a search never touches a device.
-        """
-        new = object.__new__(Game)
-        new.__dict__.update(self._state())
-        new.presser = None
-        new.on_event = None
-        new._owns_launcher = False
-        return new
-
-    def push(self, move: Move | str) -> None:
-        """Make ``move`` and remember the state before it, so :meth:`pop` can undo it."""
-        snapshot = self._state()
-        self.play(move)
-        self._stack_of_states.append(snapshot)
-
-    def pop(self) -> None:
-        """Undo the last :meth:`push` (the events it caused are dropped too)."""
-        if not self._stack_of_states:
-            raise IndexError("pop from a game with no pushed moves")
-        snapshot = self._stack_of_states.pop()
-        keep = self._stack_of_states
-        self.__dict__.update(snapshot)
-        self._stack_of_states = keep
-
-    def _state(self) -> dict[str, Any]:
-        """A snapshot of every mutable part of the game (shallow where values are immutable)."""
-        state = dict(self.__dict__)
-        state["round"] = self.round.copy()
-        state["events"] = list(self.events)
-        state["scores"] = list(self.scores)
-        state["eliminated"] = list(self.eliminated)
-        state["_stack_of_states"] = list(self._stack_of_states)
-        state["_chance"] = copy.deepcopy(self._chance)
-        return state
-
-    def outcome(self) -> Outcome | None:
-        """How the game ended, or None while it is on."""
-        if self.winner is None:
-            return None
-        termination = (
-            "elimination" if self.ruleset.options["scoring"] == "elimination" else "target"
-        )
-        return Outcome(self.winner, tuple(self.scores), self.round_number, termination)
-
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now (its hand, the sizes of the others, the public history)."""
-        return observe(self, seat)
-
     def __repr__(self) -> str:
         return (
             f"<Game {self.ruleset.id} round={self.round_number} pending={self.pending.value} "
@@ -319,21 +269,32 @@ class Game:
     # -- legal moves ----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """The moves :attr:`decider` may make now (empty when the round or game is over)."""
-        moves = self.round.legal
+        state = self.round
+        moves = state.legal
         if moves is None:
-            moves = self.round.legal = self._compute_legal()
+            if state.pending is _TURN:  # the hot case, without compute_legal's call
+                moves = state.legal = legal.turn_moves(self.rules, state)
+            else:
+                moves = state.legal = self.compute_legal()
         return list(moves)
 
-    def _compute_legal(self) -> list[Move]:
+    def compute_legal(self) -> list[Move]:
+        """Engine step: the decider's legal moves, computed afresh (:meth:`legal_moves` caches)."""
         state = self.round
-        if state.pending is Decision.TURN:  # the hot case: no seats or stack kinds needed
+        pending = state.pending
+        if pending is _TURN:  # the hot case: no seats or stack kinds needed
             return legal.turn_moves(self.rules, state)
+        if pending in _PLAIN:  # nor here
+            return legal.legal_moves(self.rules, state, (), _NO_KINDS)
         stackable = self.ruleset.stack_kinds if self.can_stack() else _NO_KINDS
-        return legal.legal_moves(self.rules, self.round, self.seats_in_play, stackable)
+        return legal.legal_moves(self.rules, state, self.seats_in_play, stackable)
 
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
-        return legal.table_moves(self.rules, self.round, self.seats_in_play, self.uno_pending)
+        uno_pending = self.uno_pending
+        if uno_pending is None and not self.rules.jump_in:  # the common case: no list of seats
+            return []
+        return legal.table_moves(self.rules, self.round, self.seats_in_play, uno_pending)
 
     def seat_of(self, move: Move) -> int | None:
         """Which seat makes ``move`` (the decider for ordinary moves)."""
@@ -348,35 +309,39 @@ class Game:
     # -- making moves -------------------------------------------------------------
     def play(self, move: Move | str) -> None:
         """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
-        if isinstance(move, str):
-            move = Move.parse(move)
         state = self.round
-        if state.pending is Decision.PRESS:
-            self._play_chance(move)
+        pending = state.pending
+        if pending is _PRESS:
+            if type(move) is FiredMove and move.count >= 0:  # play_chance's common case
+                state.legal = None
+                flow.on_fired(self, move.count)
+            else:
+                self.play_chance(Move.parse(move) if isinstance(move, str) else move)
             return
-        if move.by is not None or move.kind in _TABLE_KINDS:
-            flow.play_table(self, move)
-            self._settle()
-            return
-        legal_now = state.legal
-        if legal_now is None:
-            legal_now = state.legal = self._compute_legal()
-        for candidate in legal_now:
-            if candidate is move:
-                break
+        offered = state.legal
+        # the hot path: one of the move objects legal_moves() handed out (found by identity)
+        if offered is not None and any(map(is_, offered, repeat(move))):
+            made: Move = move  # type: ignore[assignment]  # an offered move is a Move
         else:
-            if move not in legal_now:
-                raise IllegalMove(explain(self, move))
+            checked = flow.checked(self, move)
+            if checked is None:  # an out-of-turn move, made
+                return
+            made, pending = checked, state.pending
         state.legal = None
         seat = state.decider
         if state.uno_open is not None and seat != state.uno_open:
             state.uno_open = None
-        flow.HANDLERS[state.pending](self, move, seat)
-        if self.round.pending is Decision.PRESS and self.presser is not None:
+        if pending is _TURN and type(made) is PlayMove:  # turns.on_turn, inlined
+            self.play_card(seat, made.card, "turn")
+        elif pending is _TURN and type(made) is DrawMove:
+            flow.draw(self, seat)
+        else:
+            flow.HANDLERS[pending](self, made, seat)
+        if self.round.pending is _PRESS and self.presser is not None:
             self.presser.settle(self)
 
-    def _play_chance(self, move: Move) -> None:
-        """Feed one press's outcome (the game is at a chance node)."""
+    def play_chance(self, move: Move) -> None:
+        """Engine step: feed one press's outcome (the game is at a chance node)."""
         due = self.round.due
         if not isinstance(move, FiredMove) or move.count < 0:
             raise IllegalMove(
@@ -439,17 +404,24 @@ class Game:
         if state.out is not None:
             table.end_round(self, state.out)
             return
-        self.begin_turn(self.next_seat(state.pos))
+        seat = (state.pos + state.direction) % self.num_players  # next_seat, inlined
+        if self.eliminated[seat] or state.turns >= self.rules.turn_cap:
+            self.begin_turn(self.next_seat(state.pos))
+            return
+        state.current = state.decider = seat  # begin_turn, inlined: the path of every turn
+        state.pending = _TURN
+        state.legal = None
+        state.turns += 1
+        self.total_turns += 1
 
     def begin_turn(self, seat: int) -> None:
         """Engine step: ``seat``'s turn begins (or the round ends at ``round_turn_limit``)."""
         state = self.round
-        limit = self.rules.turn_limit
-        if limit and state.turns >= limit:  # round_turn_limit turns were played: no more
+        if state.turns >= self.rules.turn_cap:  # round_turn_limit turns were played: no more
             table.end_round(self, None)
             return
         state.current = state.decider = seat
-        state.pending = Decision.TURN
+        state.pending = _TURN
         state.legal = None
         state.turns += 1
         self.total_turns += 1
@@ -465,7 +437,7 @@ class Game:
             )
         cards = table.collect(self.round, len(self.ruleset.deck))
         table.deal(self, cards, self.left_seat(self.dealer))
-        self._settle()
+        self.settle()
 
     def set_position(
         self,
@@ -508,7 +480,7 @@ class Game:
         state = self.round
         card = state.card
         return (
-            self.ruleset.stacking
+            self.rules.stacking
             and not state.first_phase
             and state.out is None
             and card is not None
@@ -527,8 +499,12 @@ class Game:
         """Stop for ``seat``'s decision; the log says which moves were offered."""
         state = self.round
         state.pending, state.decider = decision, seat
-        state.legal = moves = self._compute_legal()
-        self.emit("decision", player=seat, decision=decision.value, moves=[str(m) for m in moves])
+        state.legal = moves = self.compute_legal()
+        event = {"type": "decision", "player": seat, "decision": _VALUE[decision]}
+        event["moves"] = list(map(str, moves))
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
         return True
 
     def presses(
@@ -542,7 +518,15 @@ class Game:
         """
         if presses <= 0:
             return False
-        flow.await_presses(self, PressDue(seat, presses, reason, until), then)
+        state = self.round
+        if then == "resume":
+            state.resume_to = (state.pending, state.decider)
+        state.due = PressDue(seat, presses, reason, until)
+        state.then = then
+        if not state.pile:
+            flow.maybe_reload(self)
+        state.pending, state.decider = _PRESS, seat
+        state.legal = None
         return True
 
     def emit(self, kind: str, **fields: Any) -> None:
@@ -569,16 +553,7 @@ class Game:
 
     def discard_color(self) -> None:
         """Discard All: the actor's cards of its colour go under it on the pile."""
-        state = self.round
-        card, actor = state.card, state.actor
-        color = card.color if card is not None and card.color is not None else state.active_color
-        hand = state.hands[actor]
-        dumped = [c for c in hand if c.color is color and color is not None]
-        if dumped:
-            hand[:] = [c for c in hand if c.color is not color]
-            state.discard[-1:-1] = dumped
-            self.emit("discard", player=actor, cards=[c.code for c in dumped])
-            self.hand_shrank(actor)
+        flow.discard_color(self)
 
     def trade(self, seat: int, other: int) -> None:
         hands = self.round.hands
@@ -587,12 +562,7 @@ class Game:
 
     def rotate(self) -> None:
         """7-0's zero: every hand in play moves one seat in the direction of play."""
-        hands = self.round.hands
-        old = list(hands)
-        for seat in self.seats_in_play:
-            hands[self.next_seat(seat)] = old[seat]
-        self.round.uno_open = None
-        self.emit("rotate", direction=self.direction, seats=self.seats_in_play)
+        flow.rotate(self)
 
 
 speed_up_fields(Game)

@@ -6,10 +6,11 @@ the functions below read a :class:`~game.round.RoundState` and change nothing.
 
 from __future__ import annotations
 
+import sys
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game.cards import COLORS, Card, Kind, all_cards
+from game.cards import COLORS, Card, Color, Kind, all_cards
 from game.moves import (
     AcceptMove,
     ChallengeMove,
@@ -24,7 +25,7 @@ from game.moves import (
 from game.rulesets import Step
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Callable, Sequence
 
     from game.round import RoundState
     from game.rulesets import Ruleset
@@ -37,6 +38,40 @@ ACCEPT = AcceptMove()
 UNO = UnoMove()
 #: One shared move object per card, so ``play()`` finds a legal move by identity first.
 PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
+_PLAY_OF = PLAY.__getitem__
+
+
+class _FitsOn(dict["Color | None", "Callable[[Card], bool]"]):
+    """``FITS[top][colour](card)``: does ``card`` match (rules.md 3.2)? Built on first use.
+
+    Each test is a frozenset's own ``__contains__``, made once, so
+    ``filter(FITS[top][colour], hand)`` picks the playable cards of a hand in C.
+    """
+
+    def __init__(self, top: Card) -> None:
+        super().__init__()
+        self.top = top
+
+    def __missing__(self, color: Color | None) -> Callable[[Card], bool]:
+        top = self.top
+        fit = frozenset(
+            card
+            for card in all_cards()
+            if card.color is None
+            or card.color is color
+            or (card.kind is top.kind and card.number == top.number)
+        )
+        self[color] = test = fit.__contains__
+        return test
+
+
+class _FitTable(dict[Card, _FitsOn]):
+    def __missing__(self, top: Card) -> _FitsOn:
+        self[top] = table = _FitsOn(top)
+        return table
+
+
+FITS = _FitTable()
 COLOR_MOVES = [Move.choose(c) for c in COLORS]
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
@@ -49,9 +84,11 @@ class CompiledRules:
     bluff: bool  #: wild_draw_bluff: a challengeable wild may be played illegally
     jump_in: bool
     turn_limit: int
+    turn_cap: int  #: turns a round may have (round_turn_limit; no limit: a count never reached)
     reloads: bool  #: empty_launcher=reload
     draw_presses: int  #: presses a draw may take (draw_until_playable: a cap)
     play_after_draw: bool
+    stacking: bool  #: Ruleset.stacking (mega_hit_stack or stack_draws)
     steps_for: dict[Card, tuple[Step, ...]]
     challengeable: frozenset[Card]
 
@@ -83,9 +120,11 @@ class CompiledRules:
             bluff=bool(options["wild_draw_bluff"]),
             jump_in=bool(options["jump_in"]),
             turn_limit=int(options["round_turn_limit"]),
+            turn_cap=int(options["round_turn_limit"]) or sys.maxsize,
             reloads=options["empty_launcher"] == "reload",
             draw_presses=until_cap if options["draw_until_playable"] else 1,
             play_after_draw=ruleset.play_after_draw,
+            stacking=ruleset.stacking,
             steps_for={card: card_steps(ruleset, card, seven_zero) for card in all_cards()},
             challengeable=frozenset(c for c in all_cards() if steps.get(c.kind)),
             deck_codes=tuple(c.code for c in ruleset.deck),
@@ -119,17 +158,7 @@ def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Ca
 def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[Card]:
     """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
     hand = state.hands[seat]
-    top, color = state.discard[-1], state.active_color
-    kind, number = top.kind, top.number
-    seen = dict.fromkeys(
-        [
-            card
-            for card in hand
-            if card.color is None
-            or card.color is color
-            or (card.kind is kind and card.number == number)
-        ]
-    )
+    seen = dict.fromkeys(filter(FITS[state.discard[-1]][state.active_color], hand))
     if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
         seen.pop(hand[0], None)
     if not rules.bluff:
@@ -141,17 +170,22 @@ def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[C
 
 def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     """The decider's moves at a ``Decision.TURN``: its playable cards, then ``draw``."""
-    moves: list[Move] = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
+    hand = state.hands[state.decider]
+    moves: list[Move]
+    if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
+        moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
+    else:  # playable_cards without those two tests, all in C: filter, dedup, map to moves
+        fit = FITS[state.discard[-1]][state.active_color]
+        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit, hand))))
     moves.append(DRAW)
     return moves
 
 
 def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
     """May the decider play ``card`` (just drawn) now?"""
-    top, color = state.discard[-1], state.active_color
-    if card.color is None:
-        return card in playable_cards(rules, state, state.decider)  # the bluff rule may forbid it
-    return card.color is color or (card.kind is top.kind and card.number == top.number)
+    if card.color is None:  # a wild always matches; only the bluff rule may forbid it
+        return rules.bluff or card in playable_cards(rules, state, state.decider)
+    return FITS[state.discard[-1]][state.active_color](card)
 
 
 def stack_moves(state: RoundState, seat: int, stack_kinds: frozenset[Kind]) -> list[Move]:

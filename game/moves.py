@@ -167,6 +167,9 @@ class PlayMove(Move):
     def _body(self) -> str:
         return self.card.code
 
+    def __str__(self) -> str:  # Move.__str__ in one call: every ``decision`` event lists moves
+        return self.card.code if self.by is None else f"{self.card.code}@{self.by}"
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class ChooseMove(Move):
@@ -177,7 +180,11 @@ class ChooseMove(Move):
     by: int | None = None
 
     def _body(self) -> str:
-        return f"color:{self.color.value}"
+        return _CHOOSE_TEXT[self.color]
+
+    def __str__(self) -> str:  # Move.__str__ in one call, as PlayMove's
+        text = _CHOOSE_TEXT[self.color]
+        return text if self.by is None else f"{text}@{self.by}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -296,6 +303,18 @@ _BARE: dict[MoveKind, Callable[..., Move]] = {
     MoveKind.TAKE: TakeMove,
     MoveKind.UNO: UnoMove,
 }
+_CHOOSE_TEXT = {c: f"color:{c.value}" for c in Color}
+_KIND_TEXT = {k: k.value for k in MoveKind}  # an enum's .value is a Python-level property
+
+
+def _bare_str(self: Move) -> str:
+    """``Move.__str__`` of a kind with no argument, in one call (no ``_body``, no ``.value``)."""
+    text = _KIND_TEXT[self.kind]
+    return text if self.by is None else f"{text}@{self.by}"
+
+
+for _bare in (DrawMove, ChallengeMove, AcceptMove, PassMove, TakeMove, UnoMove):
+    _bare.__str__ = _bare_str  # type: ignore[method-assign]
 
 
 def _parse_kind(kind: MoveKind, arg: str, by: int | None, text: str) -> Move:

@@ -30,11 +30,12 @@ class Step:
     name: str
     args: tuple[tuple[str, str], ...] = ()
 
+    def __post_init__(self) -> None:
+        # the arguments as a dict, made once: the engine reads them on every card it resolves
+        object.__setattr__(self, "_by_key", dict(reversed(self.args)))  # the first of a key wins
+
     def get(self, key: str, default: str = "") -> str:
-        for k, v in self.args:
-            if k == key:
-                return v
-        return default
+        return self._by_key.get(key, default)  # type: ignore[attr-defined]
 
     def number(self, key: str, default: int) -> int:
         raw = self.get(key)

@@ -13,6 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Sequence
+from operator import attrgetter
 from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
@@ -28,6 +29,8 @@ if TYPE_CHECKING:
     from game.chance import Chance
     from game.engine import Game
     from game.rulesets import Ruleset
+
+_CODE = attrgetter("code")
 
 #: A dealer pick: the seat that deals, the last card each seat turned, every turn-up round.
 DealerPick = tuple[int, dict[int, str], list[dict[int, str]]]
@@ -75,9 +78,12 @@ def collect(state: RoundState, deck_size: int) -> list[Card]:
 
 def deal_hands(state: RoundState, cards: list[Card], order: Sequence[int], size: int) -> None:
     """Deal ``size`` cards to each seat of ``order``, one at a time, from the end of ``cards``."""
-    for _ in range(size):
-        for seat in order:
-            state.hands[seat].append(cards.pop())
+    players = len(order)
+    dealt = cards[len(cards) - size * players :]
+    del cards[len(cards) - size * players :]
+    dealt.reverse()  # the order cards.pop() would give them
+    for place, seat in enumerate(order):  # seat ``place`` gets every players-th card
+        state.hands[seat].extend(dealt[place::players])
 
 
 def turn_starter(cards: list[Card], ruleset: Ruleset, chance: Chance) -> tuple[Card, list[Card]]:
@@ -222,10 +228,10 @@ def emit_deal(
         "deal",
         round=game.round_number,
         dealer=game.dealer,
-        hands=[[c.code for c in hand] for hand in game.hands],
+        hands=[list(map(_CODE, hand)) for hand in game.hands],
         starter=starter.code,
-        returned=[c.code for c in returned],
-        loaded=[c.code for c in loaded],
+        returned=list(map(_CODE, returned)),
+        loaded=list(map(_CODE, loaded)),
         **extra,
     )
 

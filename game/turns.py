@@ -14,12 +14,12 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from game.cards import Card
+from game.cards import Card, Color
 from game.chance import shuffle
 from game.effects import skipped_step
 from game.errors import IllegalMove
-from game.explain import explain_table
-from game.legal import fits
+from game.explain import explain, explain_table
+from game.legal import FITS, fits
 from game.moves import (
     AcceptMove,
     AimMove,
@@ -28,6 +28,7 @@ from game.moves import (
     Decision,
     GiveMove,
     Move,
+    MoveKind,
     PenalizeMove,
     PlayMove,
 )
@@ -35,6 +36,10 @@ from game.round import PressDue
 
 if TYPE_CHECKING:
     from game.engine import Game
+
+
+_COLOR_TEXT = {c: c.value for c in Color}
+_TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 
 
 # -- decisions: one handler per Decision, for a move already checked legal ------------------
@@ -47,25 +52,29 @@ def on_turn(game: Game, move: Move, seat: int) -> None:
 
 def draw(game: Game, seat: int) -> None:
     """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
-    game.emit("draw", player=seat)
+    event = {"type": "draw", "player": seat}  # game.emit, inlined: a third of turns draw
+    game.events.append(event)
+    if game.on_event is not None:
+        game.on_event(event)
     state = game.round
     state.last_volley = ()
     state.drawer = seat
     state.drawn_cards = state.draw_empties = 0
-    until = "playable" if game.rules.draw_presses > 1 else "count"
-    game.presses(seat, game.rules.draw_presses, "draw", until=until, then="draw")
+    presses = game.rules.draw_presses
+    until = "playable" if presses > 1 else "count"
+    game.presses(seat, presses, "draw", until=until, then="draw")
 
 
 def on_color(game: Game, move: Move, seat: int) -> None:
     assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
-    game.active_color = move.color
-    game.emit("color", player=seat, color=move.color.value)
+    game.round.active_color = color = move.color
+    game.emit("color", player=seat, color=_COLOR_TEXT[color])
     game.run_effects()
 
 
 def on_target(game: Game, move: Move, seat: int) -> None:
     assert isinstance(move, AimMove)  # the only legal kind (checked by play)
-    game.target = move.target
+    game.round.target = move.target
     game.emit("target", player=seat, target=move.target)
     game.run_effects()
 
@@ -76,7 +85,7 @@ def on_drawn(game: Game, move: Move, seat: int) -> None:
         game.play_card(seat, move.card, "drawn")
     else:
         game.emit("pass", player=seat)
-        game.pos = seat
+        game.round.pos = seat
         game.after_effects()
 
 
@@ -164,6 +173,51 @@ HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
 }
 
 
+def checked(game: Game, move: Move | str) -> Move | None:
+    """:meth:`Game.play` for any move but an offered one: notation, out-of-turn moves (made
+    here: None), a decision move equal to a legal one; raises IllegalMove for the rest."""
+    if isinstance(move, str):
+        move = Move.parse(move)
+    state = game.round
+    if state.pending is Decision.PRESS:
+        game.play_chance(move)
+        return None
+    if move.by is not None or move.kind in _TABLE_KINDS:
+        play_table(game, move)
+        game.settle()
+        return None
+    legal_now = state.legal
+    if legal_now is None:
+        legal_now = state.legal = game.compute_legal()
+    if move not in legal_now:
+        raise IllegalMove(explain(game, move))
+    return move
+
+
+def discard_color(game: Game) -> None:
+    """Discard All (:meth:`Game.discard_color`): the actor's cards of its colour go under it."""
+    state = game.round
+    card, actor = state.card, state.actor
+    color = card.color if card is not None and card.color is not None else state.active_color
+    hand = state.hands[actor]
+    dumped = [c for c in hand if c.color is color and color is not None]
+    if dumped:
+        hand[:] = [c for c in hand if c.color is not color]
+        state.discard[-1:-1] = dumped
+        game.emit("discard", player=actor, cards=[c.code for c in dumped])
+        game.hand_shrank(actor)
+
+
+def rotate(game: Game) -> None:
+    """7-0's zero (:meth:`Game.rotate`): every hand in play moves one seat on."""
+    hands = game.round.hands
+    old = list(hands)
+    for seat in game.seats_in_play:
+        hands[game.next_seat(seat)] = old[seat]
+    game.round.uno_open = None
+    game.emit("rotate", direction=game.direction, seats=game.seats_in_play)
+
+
 # -- out-of-turn moves -----------------------------------------------------------------
 def play_table(game: Game, move: Move) -> None:
     """Make an out-of-turn move: call UNO, catch, jump in, or a suggestion penalty."""
@@ -202,33 +256,21 @@ def penalize(game: Game, move: PenalizeMove) -> None:
 
 
 # -- chance nodes: every press of the launcher (game.driver feeds the outcome) ----------------
-def await_presses(game: Game, due: PressDue, then: str) -> None:
-    """Stop at a chance node: ``due.seat`` presses; ``then`` says how to carry on after."""
-    state = game.round
-    if then == "resume":
-        state.resume_to = (state.pending, state.decider)
-    state.due = due
-    state.then = then
-    maybe_reload(game)
-    state.pending, state.decider = Decision.PRESS, due.seat
-    state.legal = None
-
-
 def on_fired(game: Game, count: int) -> None:
     """Apply one press's outcome: ``count`` cards came out of the launcher."""
     state = game.round
-    due = state.due
-    assert due is not None
+    due: PressDue = state.due  # type: ignore[assignment]  # a press is due: never None here
     pile, seat = state.pile, due.seat
     if count == 1 and pile:  # the common press: one card off the draw pile
         card = pile.popleft()
         cards: tuple[Card, ...] = (card,)
         codes = [card.code]
+        state.hands[seat].append(card)
     else:
         cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
         codes = [c.code for c in cards]
-    if cards:
         state.hands[seat].extend(cards)
+    if cards:
         if seat == state.uno_open:
             state.uno_open = None
         state.last_volley = cards
@@ -248,7 +290,14 @@ def on_fired(game: Game, count: int) -> None:
         return
     state.due = None
     state.legal = None
-    carry_on(game)
+    # the presses are done: finish a draw, resume an interrupted decision, or run effects
+    then = state.then
+    if then == "draw":
+        after_draw(game, state.drawer)
+    elif then == "resume":
+        state.pending, state.decider = state.resume_to
+    else:
+        game.run_effects()
 
 
 def press_done(game: Game, due: PressDue, cards: tuple[Card, ...]) -> bool:
@@ -268,25 +317,16 @@ def press_done(game: Game, due: PressDue, cards: tuple[Card, ...]) -> bool:
     return False
 
 
-def carry_on(game: Game) -> None:
-    """The presses are done: finish a draw, resume an interrupted decision, or run effects."""
-    state = game.round
-    if state.then == "draw":
-        after_draw(game, state.drawer)
-    elif state.then == "resume":
-        state.pending, state.decider = state.resume_to
-    else:
-        game.run_effects()
-
-
 def after_draw(game: Game, seat: int) -> None:
     """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
-    state = game.round
-    playable = [c for c in state.last_volley if fits(game.rules, state, c)]
-    if game.rules.play_after_draw and playable:
-        state.drawn = playable[0]
-        game.ask(Decision.DRAWN, seat)
-        return
+    state, rules = game.round, game.rules
+    if rules.play_after_draw:
+        fit = FITS[state.discard[-1]][state.active_color]
+        for card in state.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
+            if fit(card) and (card.color is not None or fits(rules, state, card)):
+                state.drawn = card
+                game.ask(Decision.DRAWN, seat)
+                return
     state.pos = seat
     game.after_effects()
 

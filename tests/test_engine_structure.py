@@ -10,7 +10,7 @@ from game import Game
 from game.round import RoundState
 
 GAME = Path(__file__).resolve().parent.parent / "game"
-ENGINE_MODULES = ("engine", "round", "legal", "table", "turns", "effects", "moves")
+ENGINE_MODULES = ("engine", "history", "round", "legal", "table", "turns", "effects", "moves")
 
 
 def test_the_round_state_lives_in_one_object_and_the_game_shows_it() -> None:
