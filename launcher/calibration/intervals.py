@@ -63,9 +63,15 @@ MEAN_MISS_SHARE = 0.8
 #: same intervals).
 CALIBRATION_DRAWS = 4000
 CALIBRATION_SEED = 18
-#: The simulated critical value aims at this share of alpha: the sessions are drawn
-#: from the observed shares, not the truth, and at full alpha they covered only 91-95 %.
-CALIBRATED_SHARE = 0.5
+#: The simulated critical value spends this share of alpha, by session size: sessions
+#: drawn from a short session's shares are too kind (counts it saw by luck look common,
+#: counts it missed cannot fail), so 30 presses aim at 97.5 % and 100 presses on at 96 %;
+#: log-linear in between (see :func:`calibrated_share`).
+SHARE_SHORT, SHARE_LONG = 0.5, 0.8
+SHORT_PRESSES, LONG_PRESSES = 30, 100
+#: Pseudo-count added to every count shown and to one count beyond the largest seen before
+#: simulating: a count seen 0 times may still fail, and so may the tail.
+PSEUDO_COUNT = 0.5
 #: Beyond this many presses ``plan`` warns that the answer is not a practical session.
 PRACTICAL_PRESSES = 5_000
 _BISECTIONS = 40
@@ -188,25 +194,41 @@ def _worst_tails(draws: npt.NDArray[np.int64], n: int, p: FloatArray) -> FloatAr
     return np.asarray(np.minimum(cells, (1.0 - beyond[top]) ** n / 2), dtype=float)
 
 
-def simultaneous_level(counts: npt.ArrayLike, confidence: float = 0.95) -> float:
-    """The per-interval level: Bonferroni's, or wider by a simulated critical value.
+def calibrated_share(presses: int) -> float:
+    """The share of alpha the simulated critical value spends at ``presses`` presses."""
+    if presses <= SHORT_PRESSES:
+        return SHARE_SHORT
+    if presses >= LONG_PRESSES:
+        return SHARE_LONG
+    step = math.log(presses / SHORT_PRESSES) / math.log(LONG_PRESSES / SHORT_PRESSES)
+    return SHARE_SHORT + step * (SHARE_LONG - SHARE_SHORT)
 
-    :data:`CALIBRATION_DRAWS` sessions drawn (seeded) from the observed shares give
-    the distribution of the smallest mid-p tail over the intervals; the level whose
-    intervals hold all at once in ``1 - CALIBRATED_SHARE * alpha`` of them replaces
-    Bonferroni's when larger (never below it, never above alpha).
+
+def smoothed_shares(counts: npt.ArrayLike) -> FloatArray:
+    """The observed counts plus :data:`PSEUDO_COUNT` each, and one more count beyond, as shares."""
+    cells = np.asarray(counts, dtype=float)
+    padded = np.concatenate([cells, [0.0]]) + PSEUDO_COUNT
+    return np.asarray(padded / padded.sum(), dtype=float)
+
+
+def simultaneous_level(counts: npt.ArrayLike, confidence: float = 0.95) -> float:
+    """The per-interval level: a seeded simulated critical value of the smallest mid-p tail.
+
+    :data:`CALIBRATION_DRAWS` sessions drawn (seeded) from :func:`smoothed_shares`
+    give the distribution of the smallest mid-p tail over the intervals; the level
+    whose intervals hold all at once in ``1 - calibrated_share(n) * alpha`` of them
+    (at most alpha).
     """
     cells = np.asarray(counts, dtype=np.int64)
     alpha, n = 1.0 - confidence, int(cells.sum())
-    bonferroni = alpha / shares(len(cells))
     if n == 0:
-        return bonferroni
+        return alpha / shares(len(cells))
     rng = np.random.default_rng(CALIBRATION_SEED)
-    shares_seen = cells / n
-    draws = rng.multinomial(n, shares_seen, size=CALIBRATION_DRAWS)
-    tails = np.sort(_worst_tails(draws, n, shares_seen))
-    simulated = 2 * float(tails[int(CALIBRATED_SHARE * alpha * CALIBRATION_DRAWS)])
-    return float(np.clip(simulated, bonferroni, alpha))
+    smoothed = smoothed_shares(cells)
+    draws = rng.multinomial(n, smoothed, size=CALIBRATION_DRAWS)
+    tails = np.sort(_worst_tails(draws, n, smoothed))
+    simulated = 2 * float(tails[int(calibrated_share(n) * alpha * CALIBRATION_DRAWS)])
+    return min(simulated, alpha)
 
 
 def simultaneous_intervals(
