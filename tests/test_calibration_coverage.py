@@ -25,8 +25,10 @@ from launcher.calibration.intervals import (
     SHARE_SHORT,
     calibrated_share,
     estimate,
+    floor_level,
     mean_interval,
     mid_p_bounds,
+    presses_needed,
     shares,
     simultaneous_level,
 )
@@ -58,9 +60,16 @@ def test_simultaneous_coverage_is_not_wasted_at_30_presses() -> None:
     assert 0.95 - 0.009 <= coverage <= 0.98, coverage  # Bonferroni: 98.2 %; simulated: 96.5 %
 
 
-def test_the_simulated_level_is_a_level() -> None:
-    for cells in ([30], [15, 10, 5], [0, 3, 0, 27], [40, 30, 20, 5, 3, 1, 1]):
-        assert 0 < simultaneous_level(cells) <= 0.05 + 1e-15
+def test_the_simulated_level_stays_between_its_floor_and_alpha() -> None:
+    for cells in ([30], [15, 10, 5], [0, 3, 0, 27], [40, 30, 20, 5, 3, 1, 1], [0, 0, 0, 0, 0, 9]):
+        assert floor_level(len(cells)) - 1e-15 <= simultaneous_level(cells) <= 0.05 + 1e-15
+
+
+def test_plan_without_a_guess_holds_at_the_lowest_level_fit_can_use() -> None:
+    """plan's "every session" promise: the widest interval (half the presses in one count)."""
+    needed = presses_needed(0.1, None, cells=11)
+    low, high = mid_p_bounds([needed // 2], needed, floor_level(11))
+    assert (high - low)[0] / 2 <= 0.1
 
 
 def test_long_sessions_win_back_width_without_losing_coverage() -> None:
