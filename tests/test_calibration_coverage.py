@@ -5,6 +5,9 @@ Each test failed before its fix:
 * Bonferroni-level mid-p intervals covered 98.2 % jointly at 30 presses (600 sessions of
   irc-bot and web-game): width paid for errors that cannot
   happen; the simulated critical value of :func:`simultaneous_level` wins it back;
+* from 100 presses that simulated level was pinned at Bonferroni's floor (bookmarklet at
+  100 presses: 98.1 %); smoothed shares, a share of alpha that grows with the session and
+  a floor at 0.75 of Bonferroni's let it rise (median 1.23 x Bonferroni's there, 96.6 %);
 * Student t covered the mean of web-game only 93.7 % of the time at 30 presses; Hall's
   skewness-corrected t at 96 % covers 96.5 % (2,000 sessions).
 
@@ -21,9 +24,14 @@ import pytest
 
 from launcher.analysis import analyse
 from launcher.calibration.intervals import (
+    SHARE_LONG,
+    SHARE_SHORT,
+    calibrated_share,
     estimate,
+    floor_level,
     mean_interval,
     mid_p_bounds,
+    presses_needed,
     shares,
     simultaneous_level,
 )
@@ -55,10 +63,37 @@ def test_simultaneous_coverage_is_not_wasted_at_30_presses() -> None:
     assert 0.95 - 0.009 <= coverage <= 0.98, coverage  # Bonferroni: 98.2 %; simulated: 96.5 %
 
 
-def test_the_simulated_level_is_never_below_bonferroni_nor_above_alpha() -> None:
-    for cells in ([30], [15, 10, 5], [0, 3, 0, 27], [40, 30, 20, 5, 3, 1, 1]):
-        level = simultaneous_level(cells)
-        assert 0.05 / shares(len(cells)) - 1e-15 <= level <= 0.05 + 1e-15
+def test_the_simulated_level_stays_between_its_floor_and_alpha() -> None:
+    for cells in ([30], [15, 10, 5], [0, 3, 0, 27], [40, 30, 20, 5, 3, 1, 1], [0, 0, 0, 0, 0, 9]):
+        assert floor_level(len(cells)) - 1e-15 <= simultaneous_level(cells) <= 0.05 + 1e-15
+
+
+def test_plan_without_a_guess_holds_at_the_lowest_level_fit_can_use() -> None:
+    """plan's "every session" promise: the widest interval (half the presses in one count)."""
+    needed = presses_needed(0.1, None, cells=11)
+    low, high = mid_p_bounds([needed // 2], needed, floor_level(11))
+    assert (high - low)[0] / 2 <= 0.1
+
+
+def test_long_sessions_win_back_width_without_losing_coverage() -> None:
+    """At 100 presses of bookmarklet the level was pinned at Bonferroni's (98.1 % coverage).
+
+    The simulated level from smoothed shares now sits above it (narrower intervals) in
+    most sessions, and joint coverage stays >= 95 % (within Monte-Carlo error).
+    """
+    p, sessions = _sessions("bookmarklet", 100, 200, 100)
+    ratios = [
+        simultaneous_level(np.bincount(s)) * shares(len(np.bincount(s))) / 0.05 for s in sessions
+    ]
+    coverage = float(np.mean([_jointly_covered(s, p) for s in sessions]))
+    assert np.median(ratios) > 1.1, np.median(ratios)  # before: 1.00 (the Bonferroni floor)
+    assert coverage >= 0.95 - 2 * math.sqrt(0.95 * 0.05 / len(sessions)), coverage
+
+
+def test_the_share_of_alpha_grows_with_the_session() -> None:
+    assert calibrated_share(10) == calibrated_share(30) == SHARE_SHORT
+    assert calibrated_share(100) == calibrated_share(5000) == SHARE_LONG
+    assert SHARE_SHORT < calibrated_share(55) < SHARE_LONG
 
 
 def test_the_simulated_level_replays_exactly() -> None:
@@ -92,6 +127,6 @@ def test_coverage_holds_for_every_preset_and_size(name: str, presses: int) -> No
     true_mean = float(p @ np.arange(len(p)))
     joint = np.mean([_jointly_covered(s, p) for s in sessions])
     mean = np.mean([(lambda i: i.low <= true_mean <= i.high)(mean_interval(s)) for s in sessions])
-    # the 97 % ceiling holds in 7 of 12 cells; the others reach 98.6 % (docs: "What is left")
+    # in the 95-97 % band in 8 of 12 cells at seed 2026, the others 94.8-98.0 % (docs: section 9)
     assert 0.95 - 0.014 <= joint <= 0.99, joint
     assert mean >= 0.95 - 0.014, mean
