@@ -55,12 +55,14 @@ def match(
     ruleset: str = "attack",
     target: int | None = None,
     paired: bool = False,
+    progress: bool = False,
 ) -> dict[str, Any]:
     """Play the match; returns wins, the rate, its interval, rounds and games per second.
 
     ``paired``: each deal (game seed) is played once per seat, the bot in each
     seat in turn, so the luck of the deal and the launcher falls on every seat;
     the interval is then a normal one over deals of the per-deal win share.
+    ``progress`` prints the running count after each deal (stderr), for long runs.
     """
     options: dict[str, Any] = {"target": target} if target else {}
     wins = rounds = 0
@@ -85,6 +87,13 @@ def match(
             rounds += result.rounds
         wins += won
         shares.append(won / len(heroes))
+        if progress:
+            played = len(shares) * len(heroes)
+            print(
+                f"deal {deal}: {wins}/{played} wins, {time.process_time() - start:.0f} CPU-s",
+                file=sys.stderr,
+                flush=True,
+            )
     elapsed = time.process_time() - start
     games = deals * (players if paired else 1)
     low, high = paired_interval(shares) if paired else wilson(wins, games)
@@ -117,6 +126,9 @@ def main() -> None:
     parser.add_argument(
         "--paired", action="store_true", help="play each deal once per seat (seats swapped)"
     )
+    parser.add_argument(
+        "--progress", action="store_true", help="print the running count after each deal"
+    )
     args = parser.parse_args()
     r = match(
         args.bot,
@@ -127,6 +139,7 @@ def main() -> None:
         ruleset=args.ruleset,
         target=args.target,
         paired=args.paired,
+        progress=args.progress,
     )
     low, high = r["ci95"]
     print(
