@@ -124,7 +124,20 @@ def wins(hero: str, against: str, games: int, players: int = 2, paired: bool = F
 
 
 def test_a_cheap_search_beats_random_bots() -> None:
-    assert wins("search:iterations=6:depth=30", "random", games=4) >= 3
+    assert wins("search:iterations=8:depth=10", "random", games=6) >= 5
+
+
+def test_the_leaf_score_grows_as_my_hand_shrinks_and_the_leaders_grows() -> None:
+    from game.bots.search import _closeness
+
+    game = midgame(3, players=2)
+    scores = []
+    for mine, theirs in [(6, 2), (4, 4), (2, 6), (1, 9)]:
+        world = game.copy()
+        world.hands[0] = (world.hands[0] * 9)[:mine]
+        world.hands[1] = (world.hands[1] * 9)[:theirs]
+        scores.append(_closeness(world, 0))
+    assert scores == sorted(scores) and 0.0 < scores[0] < 0.5 < scores[-1] < 1.0
 
 
 @pytest.mark.slow
@@ -151,6 +164,18 @@ def test_a_player_who_drew_is_believed_to_lack_the_colour_except_in_new_cards() 
     assert beliefs[1].lacks == {"R", "W"} and beliefs[1].fresh == 1
     assert beliefs[2].lacks == {"G", "W"} and beliefs[2].fresh == 0
     assert beliefs[0].lacks == set()
+
+
+def test_a_plain_wild_on_a_turn_shows_the_active_colour_is_lacking() -> None:
+    history: list[dict[str, Any]] = [
+        {"type": "deal", "starter": "R1"},
+        {"type": "play", "player": 1, "card": "W", "reason": "turn"},
+        {"type": "color", "player": 1, "color": "B"},
+        {"type": "play", "player": 2, "card": "WAA", "reason": "turn"},
+    ]
+    beliefs = hand_constraints(history, 3)
+    assert beliefs[1].lacks == {"R"}  # it still may hold wilds
+    assert beliefs[2].lacks == set()  # an attack wild may be aimed at a threat: no sign
 
 
 def test_a_sampled_hand_keeps_a_lacked_colour_out_of_its_old_cards() -> None:
