@@ -9,9 +9,12 @@ At each decision with a real choice it runs *sweeps*; a sweep is:
    is replaced too, so a reload's shuffle is not the real one.
 2. **Roll out** some legal moves in that same world (common random numbers:
    same world, same rule-bot seeds, same launcher presses): make the move,
-   then let rule bots play every seat to the end of the round.
-3. Score: 1 for winning the round, otherwise a share for being close
-   (cut-off rollouts).
+   then let rule bots play every seat for ``depth`` decisions (or to the end
+   of the round).
+3. Score: 1 for winning the round, 0 for losing it; a cut-off rollout scores
+   the seat's win chance fitted from hand sizes (:data:`LEAF_FIT`). Short
+   rollouts with a smooth score are cheaper and far less noisy than long ones
+   scored 0/1, so the same CPU buys more of them (docs/bots.md).
 
 **Successive halving** spends the ``iterations`` budget: half on sweeps over
 every legal move, the other half on the rule bot's own move and the ``keep``
