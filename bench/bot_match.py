@@ -55,19 +55,24 @@ def match(
     ruleset: str = "attack",
     target: int | None = None,
     paired: bool = False,
+    progress: bool = False,
+    first_deal: int = 0,
 ) -> dict[str, Any]:
     """Play the match; returns wins, the rate, its interval, rounds and games per second.
 
     ``paired``: each deal (game seed) is played once per seat, the bot in each
     seat in turn, so the luck of the deal and the launcher falls on every seat;
     the interval is then a normal one over deals of the per-deal win share.
+    ``progress`` prints the running count after each deal (stderr), for long runs;
+    ``first_deal`` skips the deals before it (split a long match over processes: game
+    seeds depend only on ``seed`` and the deal, so the parts pool into the whole).
     """
     options: dict[str, Any] = {"target": target} if target else {}
     wins = rounds = 0
     shares: list[float] = []
     start = time.process_time()
     deals = games // players if paired else games
-    for deal in range(deals):
+    for deal in range(first_deal, first_deal + deals):
         heroes = range(players) if paired else [deal % players]
         won = 0
         for hero in heroes:
@@ -85,6 +90,13 @@ def match(
             rounds += result.rounds
         wins += won
         shares.append(won / len(heroes))
+        if progress:
+            played = len(shares) * len(heroes)
+            print(
+                f"deal {deal}: {wins}/{played} wins, {time.process_time() - start:.0f} CPU-s",
+                file=sys.stderr,
+                flush=True,
+            )
     elapsed = time.process_time() - start
     games = deals * (players if paired else 1)
     low, high = paired_interval(shares) if paired else wilson(wins, games)
@@ -117,6 +129,10 @@ def main() -> None:
     parser.add_argument(
         "--paired", action="store_true", help="play each deal once per seat (seats swapped)"
     )
+    parser.add_argument("--first-deal", type=int, default=0, help="start at this deal")
+    parser.add_argument(
+        "--progress", action="store_true", help="print the running count after each deal"
+    )
     args = parser.parse_args()
     r = match(
         args.bot,
@@ -127,6 +143,8 @@ def main() -> None:
         ruleset=args.ruleset,
         target=args.target,
         paired=args.paired,
+        progress=args.progress,
+        first_deal=args.first_deal,
     )
     low, high = r["ci95"]
     print(

@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.cards import Card
+from game.cards import Card, Kind
 
 #: The pseudo-colour for "holds no wild".
 WILD = "W"
@@ -48,6 +48,8 @@ def hand_constraints(history: Sequence[dict[str, Any]], players: int) -> list[Be
         if kind == "deal":
             active = _color_of(event["starter"])
         elif kind == "play":
+            if event.get("reason") == "turn":
+                _chose(beliefs[seat], event["card"], active)
             active = _played(beliefs[seat], event["card"], active)
         elif kind == "color":
             active = event["color"]
@@ -70,6 +72,22 @@ def _played(belief: Belief, code: str, active: str | None) -> str | None:
     if (WILD if color is None else color) in belief.lacks:
         belief.fresh = max(0, belief.fresh - 1)  # it can only have come from the fresh cards
     return color if color is not None else active
+
+
+#: Wilds a sensible player spends only when no coloured card can be played.
+PLAIN_WILDS = frozenset({Kind.WILD, Kind.WILD_DIP})
+
+
+def _chose(belief: Belief, code: str, active: str | None) -> None:
+    """A plain wild played on a turn shows no card of the active colour was held: a
+    sensible player keeps plain wilds until nothing else fits (the rule bot always does).
+
+    (A colour chosen for a wild, or a play that turns the colour, says little: in rule-bot
+    games the player held none of that colour any more in a third of the later turns.)
+    """
+    if Card.parse(code).kind in PLAIN_WILDS and active is not None:
+        belief.lacks = (belief.lacks - {WILD}) | {active} if belief.fresh == 0 else {active}
+        belief.fresh = 0
 
 
 def _drew(belief: Belief, active: str | None) -> None:
