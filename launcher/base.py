@@ -295,6 +295,27 @@ class DrawPile(Launcher[T]):
     def _press(self, loaded: int) -> int:
         return 1 if loaded else 0
 
+    def hit_count(self) -> int:
+        """:meth:`hit`, returning only the count: the press of every drawn card of a game.
+
+        The same effect on the hopper model and :attr:`presses`, without building a
+        :class:`Volley` (the rules engine needs only the count; a draw pile never
+        faults or meters). With a :attr:`when_fired` hook, or on a subclass that may
+        press differently, it is :meth:`hit` itself.
+        """
+        if self.when_fired is not None or type(self) is not DrawPile:
+            return self.hit().counted
+        with self._lock:
+            if self._closed:
+                self._check_open()
+            self.press_meta = {}
+            hopper = self._hopper
+            self.presses += 1
+            if hopper:
+                hopper.popleft()
+                return 1
+            return 0
+
 
 class ScriptedLauncher(Launcher[T]):
     """Yields a fixed sequence of counts, cycling; for tests and demonstrations."""
