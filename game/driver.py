@@ -91,17 +91,23 @@ class Presser:
         """:meth:`settle` for the in-memory draw pile (classic, pocket, ``pile://``).
 
         The same presses, hopper model and ``fired:N`` moves as the general loop, in
-        fewer calls: a draw pile never faults, so there is nothing to catch, and the
-        hopper check of :meth:`_sync` is made inline (the ``presser`` loop of
-        ``bench/bench_engine.py``, docs/performance.md).
+        fewer calls: a draw pile never faults, so there is nothing to catch; no
+        :class:`~launcher.base.Volley` is built; the hopper check of :meth:`_sync` is
+        made by the press (the ``presser`` loop of ``bench/bench_engine.py``, about a
+        third of its presses' cost, docs/performance.md).
         """
-        press, play, hopper_size, key = pile.hit_count, game.play, len, id(game)
+        press, play, outcome, key = pile.hit_count, game.play, _FIRED, id(game)
         while game.round.pending is _PRESS:
-            if self._generation != (key, game.pile_generation) or pile.remaining != hopper_size(
-                game.round.pile
-            ):
+            # the hopper check of _sync, made by the press itself (-1: reload first)
+            count = (
+                press(len(game.round.pile))
+                if self._generation == (key, game.pile_generation)
+                else -1
+            )
+            if count < 0:
                 self._sync(game)
-            play(fired(press()))
+                count = press()
+            play(outcome[count])  # a draw pile yields 0 or 1: both made below
 
     def press_once(self, game: Game) -> None:
         """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
@@ -187,6 +193,9 @@ def fired(count: int) -> FiredMove:
         if 0 <= count < 64:
             _FIRED[count] = move
     return move
+
+
+fired(0), fired(1)  # the only outcomes of a draw pile's press (Presser._settle_pile)
 
 
 def clear_fault(launcher: Launcher[Any]) -> None:

@@ -73,3 +73,12 @@ def test_a_closed_draw_pile_refuses_the_press() -> None:
     pile.close()
     with pytest.raises(Exception, match="closed"):
         pile.hit_count()
+
+
+def test_a_press_expecting_another_hopper_presses_nothing() -> None:
+    pile: DrawPile[Card] = DrawPile()
+    pile.load([Card.parse("R1"), Card.parse("B2")])
+    assert pile.hit_count(loaded=3) == -1
+    assert (pile.presses, pile.remaining) == (0, 2)
+    assert pile.hit_count(loaded=2) == 1 and pile.hit_count() == 1 and pile.hit_count() == 0
+    assert (pile.presses, pile.remaining) == (3, 0)
