@@ -295,6 +295,32 @@ class DrawPile(Launcher[T]):
     def _press(self, loaded: int) -> int:
         return 1 if loaded else 0
 
+    def hit_count(self, loaded: int | None = None) -> int:
+        """:meth:`hit`, returning only the count: the press of every drawn card of a game.
+
+        The same effect on the hopper model and :attr:`presses`, without building a
+        :class:`Volley` (the rules engine needs only the count; a draw pile never
+        faults or meters). ``loaded``: the number of cards the caller expects in the
+        hopper model; when it holds another number nothing is pressed and -1 is
+        returned (reload, then press again). With a :attr:`when_fired` hook, or on a
+        subclass that may press differently, the press is :meth:`hit` itself.
+        """
+        hopper = self._hopper
+        if loaded is not None and loaded != len(hopper):  # read as `remaining` reads it
+            return -1
+        if self.when_fired is not None or type(self) is not DrawPile:
+            return self.hit().counted
+        with self._lock:
+            if self._closed:
+                self._check_open()
+            if self.press_meta:  # hit() hands out a fresh dict; nobody fills a pile's
+                self.press_meta = {}
+            self.presses += 1
+            if hopper:
+                hopper.popleft()
+                return 1
+            return 0
+
 
 class ScriptedLauncher(Launcher[T]):
     """Yields a fixed sequence of counts, cycling; for tests and demonstrations."""
