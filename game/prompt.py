@@ -212,14 +212,15 @@ def _seat(part: str, bots: Sequence[str], option: str, number: int) -> SeatSpec:
 
 
 def _check_bot_params(spec: str, option: str) -> None:
-    """``casual:forget_uno=0.3``: the parameters must be the bot's own, as numbers.
+    """``casual:forget_uno=0.3``: the parameters must be the bot's own, with numbers it takes.
 
-    Checked here, so a typo is an error before the game (or its journal) starts.
+    Checked here by making the bot once, so a typo or a probability of 3 is an error before
+    the game (or its journal) starts.
     """
-    from game.bots.registry import parse_bot_spec  # the bots import the engine: only when asked
+    from game.bots.registry import make_bot  # the bots import the engine: only when asked
 
     try:
-        parse_bot_spec(spec)
+        make_bot(spec, 0)
     except UnoAttackError as error:
         raise ConfigError(f"{option}: {error}", hint=error.hint) from None
 

@@ -194,3 +194,25 @@ def test_a_sampled_hand_keeps_a_lacked_colour_out_of_its_old_cards() -> None:
     hand = _deal(hidden, 3, Belief({"R", "W"}, fresh=1))
     assert len(hand) == 3 and len(hidden) == 5
     assert all(c.color is not None and c.color.value != "R" for c in hand[:2])
+
+
+@pytest.mark.parametrize(
+    ("spec", "message"),
+    [
+        ("search:iterations=-3", "iterations=-3 must be a whole number >= 1"),
+        ("search:depth=0", "depth=0 must be a whole number >= 1"),
+        ("search:keep=1.5", "keep=1.5 must be a whole number >= 1"),
+        ("search:iterations=inf", "iterations=inf must be a whole number >= 1"),
+        ("search:margin=-1", "margin=-1 must be a number >= 0"),
+    ],
+)
+def test_a_search_spec_with_a_senseless_number_is_an_error_not_a_silent_fix(
+    spec: str, message: str
+) -> None:
+    """``iterations=-3`` used to become 1 rollout without a word."""
+    from game.bots import make_bot
+    from game.errors import RulesetError
+
+    with pytest.raises(RulesetError, match=message) as caught:
+        make_bot(spec, seed=1)
+    assert caught.value.hint.startswith(("e.g. search:", "standard errors"))

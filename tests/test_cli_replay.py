@@ -53,3 +53,14 @@ def test_a_game_with_tuned_bots_replays_and_resumes_to_the_same_end(
     assert bots == ["casual:forget_uno=0.5:miss_play=0.3", "rule"]
     assert main(["replay", str(journal)]) == 0
     assert capsys.readouterr().out.strip().splitlines()[-1] == played
+
+
+@pytest.mark.parametrize("bot", ["bot:search:iterations=-3", "bot:casual:forget_uno=3"])
+def test_a_bot_with_a_senseless_number_is_refused_before_the_journal_is_made(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], bot: str
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    argv = ["play", "--seats", f"{bot},bot:rule", "--seed", "1", "--journal", str(journal)]
+    assert main(argv) == 2
+    assert capsys.readouterr().err.startswith("uno-attack: error: --seats: ")
+    assert not journal.exists()

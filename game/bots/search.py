@@ -39,6 +39,7 @@ from game.bots.base import offer_table_moves
 from game.bots.inference import Belief, hand_constraints
 from game.bots.rule import RuleBot
 from game.cards import Card
+from game.errors import RulesetError
 from game.moves import Decision, Move
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 
@@ -86,6 +87,7 @@ class SearchBot(RuleBot):
     @classmethod
     def from_params(cls, seed: int | None, params: Mapping[str, float]) -> SearchBot:
         known = dict(cls.PARAMS, **params)
+        _check_params(known)
         return cls(
             seed,
             iterations=known["iterations"],
@@ -298,3 +300,19 @@ def press_models(game: Game) -> PressModels:
 
 def _one_card(loaded: int) -> int:
     return 1 if loaded else 0
+
+
+def _check_params(params: Mapping[str, float]) -> None:
+    """A spec's numbers must make sense: ``search:iterations=-3`` is a typo, not 1 rollout."""
+    for name in ("iterations", "depth", "keep"):
+        value = params[name]
+        if not (math.isfinite(value) and value >= 1 and value == int(value)):
+            raise RulesetError(
+                f"search bot: {name}={value:g} must be a whole number >= 1",
+                hint=f"e.g. search:{name}={SearchBot.PARAMS[name]:g}",
+            )
+    if not (math.isfinite(params["margin"]) and params["margin"] >= 0):
+        raise RulesetError(
+            f"search bot: margin={params['margin']:g} must be a number >= 0",
+            hint="standard errors a move must beat the rule bot's by, e.g. search:margin=1",
+        )
