@@ -6,7 +6,7 @@ from collections.abc import Callable
 from typing import Any
 
 from tests.e2e.conftest import Server, resume
-from tests.e2e.driver import open_table
+from tests.e2e.driver import SEAT_READY, open_table
 from tests.e2e.test_virtual_round import GAME, NAMES, PEOPLE, SIM_SEED
 
 LAUNCHER = "sim://"
@@ -30,6 +30,8 @@ def test_a_phone_reloaded_mid_turn_gets_its_seat_back_and_misses_nothing(
     seat = table.decider()
     assert seat is not None
     phone = table.phones[seat]
+    # the phone may draw the table's last view a moment after the table screen does
+    phone.wait_for_function(SEAT_READY, arg=table.version())
     screenshot(phone, "hand")
     screenshot(table.screen, "table")
     question = phone.inner_text("#situation")
