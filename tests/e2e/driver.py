@@ -23,6 +23,8 @@ TABLE_FRESH = """(v) => Uno.version !== null && Uno.version > v &&
 SEAT_READY = """(v) => Uno.version !== null && Uno.version >= v &&
   document.getElementById('situation').textContent.trim() !== '' &&
   document.querySelector('#moves button:not([data-seen])') !== null"""
+#: A page has drawn version ``v`` or a newer one.
+PAGE_AT_LEAST = "(v) => Uno.version !== null && Uno.version >= v"
 ROUND_OVER = "wins round"
 
 
@@ -55,6 +57,12 @@ class Table:
 
     def wait_settled(self, after: int) -> None:
         self.screen.wait_for_function(TABLE_FRESH, arg=after)
+
+    def wait_phones_current(self) -> None:
+        """Every phone has drawn at least the view the table screen shows (phones can lag it)."""
+        version = self.version()
+        for page in self.phones.values():
+            page.wait_for_function(PAGE_AT_LEAST, arg=version)
 
     def mark_seen(self) -> int:
         for page in self.phones.values():

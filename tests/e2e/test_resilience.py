@@ -58,6 +58,7 @@ def test_a_server_killed_with_sigkill_resumes_and_the_pages_reconnect(
     table = open_table(server, phones, PEOPLE, NAMES)
     for _ in range(5):
         assert table.play_one()
+    table.wait_phones_current()
     hands = {seat: page.inner_text("#hand") for seat, page in table.phones.items()}
     version = table.mark_seen()
     server.kill()
