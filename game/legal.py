@@ -83,7 +83,6 @@ class CompiledRules:
     challenge_steps: dict[Kind, Step | None]
     bluff: bool  #: wild_draw_bluff: a challengeable wild may be played illegally
     jump_in: bool
-    turn_limit: int
     turn_cap: int  #: turns a round may have (round_turn_limit; no limit: a count never reached)
     reloads: bool  #: empty_launcher=reload
     draw_presses: int  #: presses a draw may take (draw_until_playable: a cap)
@@ -119,7 +118,6 @@ class CompiledRules:
             challenge_steps=steps,
             bluff=bool(options["wild_draw_bluff"]),
             jump_in=bool(options["jump_in"]),
-            turn_limit=int(options["round_turn_limit"]),
             turn_cap=int(options["round_turn_limit"]) or sys.maxsize,
             reloads=options["empty_launcher"] == "reload",
             draw_presses=until_cap if options["draw_until_playable"] else 1,

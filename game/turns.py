@@ -174,14 +174,12 @@ HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
 
 
 def checked(game: Game, move: Move | str) -> Move | None:
-    """:meth:`Game.play` for any move but an offered one: notation, out-of-turn moves (made
-    here: None), a decision move equal to a legal one; raises IllegalMove for the rest."""
+    """:meth:`Game.play` for any move but an offered one, away from a press (which ``play``
+    feeds itself): notation, out-of-turn moves (made here: None), a decision move equal to a
+    legal one; raises IllegalMove for the rest."""
     if isinstance(move, str):
         move = Move.parse(move)
     state = game.round
-    if state.pending is Decision.PRESS:
-        game.play_chance(move)
-        return None
     if move.by is not None or move.kind in _TABLE_KINDS:
         play_table(game, move)
         game.settle()

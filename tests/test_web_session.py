@@ -87,13 +87,18 @@ def test_a_resumed_game_goes_on_exactly_like_one_that_never_stopped(tmp_path: Pa
     assert {r["seat"] for r in records} == {0, 1, 2, 3}  # people and bots are journaled
 
 
-def test_resume_refuses_a_journal_that_was_edited(tmp_path: Path) -> None:
+def _played_journal(tmp_path: Path) -> tuple[Path, list[dict[str, Any]]]:
+    """A journal of a few moves by people and bots, and its records (to edit)."""
     journal = tmp_path / "game.jsonl"
     session = GameSession(quick_settings(journal=journal, rounds=None))
     session.open()
     _people_play(session, 3)
     session.close()
-    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    return journal, [json.loads(line) for line in journal.read_text().splitlines()]
+
+
+def test_resume_refuses_a_journal_that_was_edited(tmp_path: Path) -> None:
+    journal, records = _played_journal(tmp_path)
     person = next(r for r in records if r.get("seat") in (0, 1))
     person["moves"] = ["color:R"]  # good notation, but no colour is asked for at a turn
     journal.write_text("".join(json.dumps(r) + "\n" for r in records))
@@ -102,12 +107,7 @@ def test_resume_refuses_a_journal_that_was_edited(tmp_path: Path) -> None:
 
 
 def test_resume_refuses_a_journal_whose_bot_moves_were_changed(tmp_path: Path) -> None:
-    journal = tmp_path / "game.jsonl"
-    session = GameSession(quick_settings(journal=journal, rounds=None))
-    session.open()
-    _people_play(session, 3)
-    session.close()
-    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    journal, records = _played_journal(tmp_path)
     bot = next(r for r in records if r.get("seat") in (2, 3) and r.get("moves"))
     bot["moves"] = ["draw"] if bot["moves"] != ["draw"] else ["uno"]
     journal.write_text("".join(json.dumps(r) + "\n" for r in records))
