@@ -8,6 +8,10 @@ Each test failed before its fix:
 * from 100 presses that simulated level was pinned at Bonferroni's floor (bookmarklet at
   100 presses: 98.1 %); smoothed shares, a share of alpha that grows with the session and
   a floor at 0.75 of Bonferroni's let it rise (median 1.23 x Bonferroni's there, 96.6 %);
+* mid-p intervals (one tie-break, 0.5, for every count) move in steps: for irc-bot at
+  30 presses joint coverage was 99.1 % up to one level and 94.8 % just above it, and the
+  study measured 98.0 % there (3 of 12 cells above the 95-97 % band); randomized
+  (Stevens) intervals miss at exactly their level, so coverage moves smoothly with it;
 * Student t covered the mean of web-game only 93.7 % of the time at 30 presses; Hall's
   skewness-corrected t at 96 % covers 96.5 % (2,000 sessions).
 
@@ -21,19 +25,20 @@ import math
 
 import numpy as np
 import pytest
+from scipy import stats
 
 from launcher.analysis import analyse
 from launcher.calibration.intervals import (
-    SHARE_LONG,
-    SHARE_SHORT,
-    calibrated_share,
     estimate,
     floor_level,
     mean_interval,
     mid_p_bounds,
     presses_needed,
+    randomized_bounds,
     shares,
     simultaneous_level,
+    tie_breaks,
+    widest_bounds,
 )
 from launcher.profiles import load_profile
 
@@ -71,36 +76,70 @@ def test_the_simulated_level_stays_between_its_floor_and_alpha() -> None:
 def test_plan_without_a_guess_holds_at_the_lowest_level_fit_can_use() -> None:
     """plan's "every session" promise: the widest interval (half the presses in one count)."""
     needed = presses_needed(0.1, None, cells=11)
-    low, high = mid_p_bounds([needed // 2], needed, floor_level(11))
+    low, high = widest_bounds([needed // 2], needed, floor_level(11))
     assert (high - low)[0] / 2 <= 0.1
 
 
-def test_long_sessions_win_back_width_without_losing_coverage() -> None:
-    """At 100 presses of bookmarklet the level was pinned at Bonferroni's (98.1 % coverage).
+def test_long_sessions_are_narrower_than_clopper_pearson_without_losing_coverage() -> None:
+    """At 100 presses of bookmarklet the level was once pinned at Bonferroni's (98.1 %).
 
-    The simulated level from smoothed shares now sits above it (narrower intervals) in
-    most sessions, and joint coverage stays >= 95 % (within Monte-Carlo error).
+    The simulated level now follows the data (median 0.97 of Bonferroni's, from 0.92 to
+    1.04 over 80 % of sessions); the randomized intervals are narrower on average than
+    Clopper-Pearson's at Bonferroni's level, the textbook simultaneous interval, and
+    joint coverage stays >= 95 % (within Monte-Carlo error).
     """
     p, sessions = _sessions("bookmarklet", 100, 200, 100)
-    ratios = [
-        simultaneous_level(np.bincount(s)) * shares(len(np.bincount(s))) / 0.05 for s in sessions
-    ]
+    widths, textbook = [], []
+    for s in sessions:
+        cells, est = np.bincount(s), estimate(s)
+        low, high = widest_bounds(cells, 100, 0.05 / shares(len(cells)))
+        widths.append(np.mean(est.high - est.low))
+        textbook.append(np.mean(high - low))
     coverage = float(np.mean([_jointly_covered(s, p) for s in sessions]))
-    assert np.median(ratios) > 1.1, np.median(ratios)  # before: 1.00 (the Bonferroni floor)
+    assert np.mean(widths) < 0.98 * np.mean(textbook)  # 0.96
     assert coverage >= 0.95 - 2 * math.sqrt(0.95 * 0.05 / len(sessions)), coverage
 
 
-def test_the_share_of_alpha_grows_with_the_session() -> None:
-    assert calibrated_share(10) == calibrated_share(30) == SHARE_SHORT
-    assert calibrated_share(100) == calibrated_share(5000) == SHARE_LONG
-    assert SHARE_SHORT < calibrated_share(55) < SHARE_LONG
+def _miss_rate(bounds: tuple[np.ndarray, np.ndarray], p: float, weights: np.ndarray) -> float:
+    low, high = bounds
+    return float(np.sum(weights * ((low > p) | (high < p))))
+
+
+def test_a_randomized_interval_misses_at_exactly_its_level() -> None:
+    """One count of irc-bot at 30 presses (p = 1/11): the step that kept coverage at 98 %."""
+    p, n, level = 1 / 11, 30, 0.006
+    counts = np.arange(n + 1)
+    chance = stats.binom.pmf(counts, n, p)
+    mid_p = _miss_rate(mid_p_bounds(counts, n, level), p, chance)
+    grid = (np.arange(400) + 0.5) / 400  # tie-breaks spread evenly over [0, 1]
+    x, u = np.repeat(counts, len(grid)), np.tile(grid, len(counts))
+    randomized = _miss_rate(randomized_bounds(x, n, level, u), p, np.repeat(chance, len(grid)))
+    assert randomized / len(grid) == pytest.approx(level, rel=0.02)
+    assert abs(mid_p - level) > 0.25 * level  # 0.0044 for 0.006: a step, not a slope
+
+
+def test_tie_breaks_replay_and_follow_the_counts() -> None:
+    ties = tie_breaks([14, 5, 5, 3, 2, 1])
+    assert np.array_equal(ties, tie_breaks([14, 5, 5, 3, 2, 1]))
+    assert not np.array_equal(ties, tie_breaks([14, 5, 5, 3, 1, 2]))
+    assert np.all((ties >= 0) & (ties <= 1))
+
+
+def test_randomized_bounds_solve_their_definition_and_hold_the_share() -> None:
+    low, high = randomized_bounds([4, 0, 30], 30, 0.05, [0.3, 0.9, 0.2])
+    upper_tail = stats.binom.cdf(3, 30, high[0]) + 0.3 * stats.binom.pmf(4, 30, high[0])
+    lower_tail = stats.binom.sf(4, 30, low[0]) + 0.7 * stats.binom.pmf(4, 30, low[0])
+    assert upper_tail == pytest.approx(0.025, abs=1e-6)
+    assert lower_tail == pytest.approx(0.025, abs=1e-6)
+    assert low[1] == 0 and high[2] == 1  # never seen: from 0; always seen: up to 1
+    assert low[2] <= 1 and high[1] >= 0
 
 
 def test_the_simulated_level_replays_exactly() -> None:
     cells = [14, 5, 5, 3, 2, 1]
     assert simultaneous_level(cells) == simultaneous_level(cells)
     est = estimate(np.repeat(np.arange(6), cells))
-    low, high = mid_p_bounds(cells, 30, simultaneous_level(cells))
+    low, high = randomized_bounds(cells, 30, simultaneous_level(cells), tie_breaks(cells))
     assert np.allclose(est.low, low) and np.allclose(est.high, high)
 
 
@@ -127,6 +166,6 @@ def test_coverage_holds_for_every_preset_and_size(name: str, presses: int) -> No
     true_mean = float(p @ np.arange(len(p)))
     joint = np.mean([_jointly_covered(s, p) for s in sessions])
     mean = np.mean([(lambda i: i.low <= true_mean <= i.high)(mean_interval(s)) for s in sessions])
-    # in the 95-97 % band in 8 of 12 cells at seed 2026, the others 94.8-98.0 % (docs: section 9)
-    assert 0.95 - 0.014 <= joint <= 0.99, joint
+    # the 95-97 % band, within twice the Monte-Carlo error (docs/calibration.md, section 9)
+    assert 0.95 - 0.014 <= joint <= 0.97 + 0.011, joint
     assert mean >= 0.95 - 0.014, mean

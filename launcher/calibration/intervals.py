@@ -2,39 +2,36 @@
 
 **Simultaneous intervals** for every P(k) shown, k = 0..largest count seen, and an
 upper bound for the counts never seen, P(count > largest) -- all at once, 95 % of
-the time. Each P(k) gets a *mid-p* Clopper-Pearson interval (the exact binomial
-interval with half the probability of the observed count on each side, Lancaster
-1961) and the tail the exact one-sided bound ``1 - level ** (1 / n)``, valid even
-though "largest count seen" is itself random (all n presses must fall at or below
-the largest count), all at one per-interval ``level``:
+the time. Each P(k) gets a *randomized* Clopper-Pearson interval (Stevens 1950: the
+exact binomial interval that splits the probability of the observed count at a
+uniform tie-break u, see :func:`randomized_bounds`) and the tail the exact one-sided
+bound ``1 - level ** (1 / n)``, valid even though "largest count seen" is itself
+random (all n presses must fall at or below the largest count), all at one
+per-interval ``level``:
 
-* Bonferroni's ``alpha / shares`` (counts shown + the tail + one spare share)
-  covered 97.3-99.1 % at 30 presses: discreteness, and rare counts that cannot
-  fail in a short session, leave part of alpha unspent;
-* so :func:`simultaneous_level` measures what is spent: it draws
-  :data:`CALIBRATION_DRAWS` sessions (fixed seed: same data, same intervals) from
-  :func:`smoothed_shares` -- the observed counts plus half a count each, and half a
-  count one beyond the largest seen, so that counts seen 0 times and the tail can
-  fail in the simulation as in reality -- and takes the level at which all their
-  intervals hold at once in ``1 - calibrated_share(n) * alpha`` of them: a simulated
-  critical value of the smallest mid-p tail (a smoothed parametric bootstrap of
-  the max-type statistic).
-* Sessions drawn from a *short* session's shares are kinder than the truth (a
-  count seen 3 times in 30 may be a rare one; sessions drawn from 3/30 never show
-  that failure), while from 100 presses on they are slightly harsher; so the share
-  of alpha grows with the session, :data:`SHARE_SHORT` (0.5, aiming at 97.5 %) at 30
-  presses to :data:`SHARE_LONG` (0.8, 96 %) from 100 presses, log-linear between.
-  These two constants are calibrated on four presets: a sweep of the share over
-  the sessions of ``bench/calibration_study.py --parts coverage`` at seeds 7, 11
-  and 2026 (3,000 sessions per cell) gave 95.8-98.0 % at 30 presses and
-  95.3-97.8 % at 100 and 300.
-* The level never goes below :data:`FLOOR_SHARE` (0.75) of Bonferroni's, and
-  ``plan`` plans at that floor, so its promise still holds.
+* *Why randomized.* Counts are whole numbers, so a deterministic interval's
+  coverage moves in steps: for irc-bot's 11 equal counts at 30 presses, mid-p
+  intervals (u = 0.5 for every count) covered jointly 99.1 % for every level up to
+  0.0054 and 94.8 % just above it (a count seen 8 times out of 30), so no level
+  reached the 95-97 % band, and the band was met in only 8 of 12 cells of the
+  study. A uniform tie-break makes each interval miss at exactly its level, so
+  joint coverage moves smoothly with the level. The tie-breaks come from
+  :func:`tie_breaks`, a generator seeded by the counts: the same session always
+  prints the same intervals, and nobody can pick a seed that suits them.
+* :func:`simultaneous_level` measures what is spent: it draws
+  :data:`CALIBRATION_DRAWS` sessions (fixed seed) from :func:`smoothed_shares` --
+  the observed counts plus half a count each, and half a count one beyond the
+  largest seen, so that counts seen 0 times and the tail can fail in the
+  simulation as in reality -- each with its own tie-breaks, and takes the level at
+  which all their intervals hold at once in ``1 - SHARE * alpha`` of them: a
+  simulated critical value of the smallest tail (a smoothed parametric bootstrap of
+  the max-type statistic). :data:`SHARE` (0.75) is calibrated on four presets by a
+  sweep over sessions not used for the figures of docs/calibration.md (section 9).
+* The level never goes below :data:`FLOOR_SHARE` (0.75) of Bonferroni's
+  ``alpha / shares`` (counts shown + the tail + one spare share), and ``plan``
+  plans at that floor with the widest interval any tie-break gives, so its
+  promise still holds.
 
-Discreteness bounds what any common level can do: for irc-bot's 11 equal counts at
-30 presses, joint coverage is 99.1 % for every level up to 0.0054 and 94.8 % just
-above it (a count seen 8 times out of 30), so nothing in between is reachable by
-one level; 95-97 % there is only met by levels that differ between sessions.
 Measured by ``bench/calibration_study.py`` (docs/calibration.md, section 9).
 Goodman's large-sample intervals cover only 87-94 % where data are thin.
 
@@ -64,8 +61,9 @@ from launcher.calibration._scipy import special, stats
 
 FloatArray = npt.NDArray[np.float64]
 METHOD = (
-    "mid-p Clopper-Pearson at a simultaneous level set by a seeded simulated critical value "
-    "from smoothed shares, never below 0.75 of Bonferroni's (joint coverage >= 95 %)"
+    "randomized Clopper-Pearson (tie-breaks seeded by the counts) at a simultaneous level set "
+    "by a seeded simulated critical value from smoothed shares, never below 0.75 of "
+    "Bonferroni's (joint coverage 95-97 %)"
 )
 MEAN_METHOD = (
     "Hall's skewness-corrected t at 96 % for a 95 % interval, cut at 0 because counts "
@@ -77,12 +75,14 @@ MEAN_MISS_SHARE = 0.8
 #: same intervals).
 CALIBRATION_DRAWS = 4000
 CALIBRATION_SEED = 18
-#: The simulated critical value spends this share of alpha, by session size: sessions
-#: drawn from a short session's shares are too kind (counts it saw by luck look common,
-#: counts it missed cannot fail), so 30 presses aim at 97.5 % and 100 presses on at 96 %;
-#: log-linear in between (see :func:`calibrated_share`; module docstring for the figures).
-SHARE_SHORT, SHARE_LONG = 0.5, 0.8
-SHORT_PRESSES, LONG_PRESSES = 30, 100
+#: The simulated critical value spends this share of alpha (0.75: joint coverage aimed at
+#: 96.25 % of the sessions drawn from the smoothed shares; see the module docstring).
+SHARE = 0.75
+#: Seeds the tie-breaks of :func:`tie_breaks`, together with the counts themselves.
+TIE_BREAK_SEED = 1950
+#: Tie-breaks are uniform on 0.5 +- TIE_SPREAD (0.5: Stevens' fully randomized interval,
+#: 0: mid-p for every count).
+TIE_SPREAD = 0.5
 #: Pseudo-count added to every count shown and to one count beyond the largest seen before
 #: simulating: a count seen 0 times may still fail, and so may the tail.
 PSEUDO_COUNT = 0.5
@@ -161,20 +161,67 @@ def _binom_pmf(k: npt.NDArray[Any], n: float, p: npt.NDArray[Any]) -> FloatArray
     )
 
 
-def mid_p_bounds(x: npt.ArrayLike, n: float, level: float) -> tuple[FloatArray, FloatArray]:
-    """Two-sided mid-p Clopper-Pearson bounds at ``level`` (alpha) for counts ``x`` of ``n``."""
+def randomized_bounds(
+    x: npt.ArrayLike, n: float, level: float, tie_break: npt.ArrayLike = 0.5
+) -> tuple[FloatArray, FloatArray]:
+    """Two-sided randomized (Stevens 1950) Clopper-Pearson bounds at ``level`` (alpha).
+
+    The upper bound solves P(X < x) + u P(X = x) = level / 2 and the lower bound
+    P(X > x) + (1 - u) P(X = x) = level / 2, with one ``tie_break`` u in [0, 1] per
+    count. With u uniform the interval misses exactly ``level`` of the time, where a
+    deterministic interval for a count misses less (discreteness); u = 0.5 is the mid-p
+    interval, u = 1 (upper) and u = 0 (lower) Clopper-Pearson's. A count of 0 keeps
+    the lower bound 0 and a count of n the upper bound 1, as a user expects.
+    """
     k = np.asarray(x, dtype=float)
+    u = np.broadcast_to(np.asarray(tie_break, dtype=float), k.shape)
     half = level / 2
 
     def upper_too_low(p: FloatArray) -> npt.NDArray[np.bool_]:
-        return np.asarray(_binom_cdf(k - 1, n, p) + 0.5 * _binom_pmf(k, n, p) > half)
+        return np.asarray(_binom_cdf(k - 1, n, p) + u * _binom_pmf(k, n, p) > half)
 
     def lower_too_low(p: FloatArray) -> npt.NDArray[np.bool_]:
-        return np.asarray(_binom_sf(k, n, p) + 0.5 * _binom_pmf(k, n, p) < half)
+        return np.asarray(_binom_sf(k, n, p) + (1 - u) * _binom_pmf(k, n, p) < half)
 
     high = np.where(k >= n, 1.0, _bisect(upper_too_low, len(k)))
     low = np.where(k <= 0, 0.0, _bisect(lower_too_low, len(k)))
-    return np.asarray(low, dtype=float), np.asarray(high, dtype=float)
+    share = k / n if n > 0 else np.full(k.shape, 0.5)
+    return np.asarray(np.minimum(low, share), dtype=float), np.asarray(
+        np.maximum(high, share), dtype=float
+    )
+
+
+def mid_p_bounds(x: npt.ArrayLike, n: float, level: float) -> tuple[FloatArray, FloatArray]:
+    """Two-sided mid-p Clopper-Pearson bounds (Lancaster 1961): tie-break 0.5 for every count."""
+    return randomized_bounds(x, n, level, 0.5)
+
+
+def widest_bounds(x: npt.ArrayLike, n: float, level: float) -> tuple[FloatArray, FloatArray]:
+    """The widest bounds :func:`randomized_bounds` can give, whatever the tie-break.
+
+    The lower bound at the smallest tie-break, the upper at the largest (with
+    :data:`TIE_SPREAD` 0.5, Clopper-Pearson's): what ``plan`` promises from.
+    """
+    low, _ = randomized_bounds(x, n, level, 0.5 - TIE_SPREAD)
+    _, high = randomized_bounds(x, n, level, 0.5 + TIE_SPREAD)
+    return low, high
+
+
+def tie_breaks(counts: npt.ArrayLike) -> FloatArray:
+    """One uniform tie-break per count, from a generator seeded by the counts themselves.
+
+    Same data, same intervals (fit is reproducible and no seed can be shopped for),
+    while across sessions the tie-breaks behave as independent uniforms, which is
+    what makes the randomized intervals miss at their nominal rate.
+    """
+    cells = [int(c) for c in np.asarray(counts, dtype=np.int64).ravel()]
+    uniform = np.random.default_rng([TIE_BREAK_SEED, *cells]).random(len(cells))
+    return spread_ties(uniform)
+
+
+def spread_ties(uniform: npt.ArrayLike) -> FloatArray:
+    """Uniforms on [0, 1] mapped to tie-breaks on 0.5 +- :data:`TIE_SPREAD`."""
+    return np.asarray(0.5 + TIE_SPREAD * (2 * np.asarray(uniform, dtype=float) - 1), dtype=float)
 
 
 def tail_bound(n: int, level: float) -> float:
@@ -182,44 +229,30 @@ def tail_bound(n: int, level: float) -> float:
     return 1.0 - level ** (1.0 / n) if n > 0 else 1.0
 
 
-def _mid_p_tails(x: npt.NDArray[Any], n: int, p: FloatArray) -> FloatArray:
-    """Per cell, the smaller mid-p tail of ``x`` at ``p``: the interval at g holds p iff >= g/2.
-
-    Duality of :func:`mid_p_bounds`: the upper bound is >= p iff
-    P(X < x) + P(X = x) / 2 >= g / 2 (always when x = n), the lower bound <= p iff
-    P(X > x) + P(X = x) / 2 >= g / 2 (always when x = 0).
-    """
-    half = 0.5 * _binom_pmf(x, n, p)
-    below = np.where(x >= n, np.inf, _binom_cdf(x - 1, n, p) + half)
-    above = np.where(x <= 0, np.inf, _binom_sf(x, n, p) + half)
-    return np.asarray(np.minimum(below, above), dtype=float)
-
-
-def _worst_tails(draws: npt.NDArray[np.int64], n: int, p: FloatArray) -> FloatArray:
+def _worst_tails(draws: npt.NDArray[np.int64], n: int, p: FloatArray, u: FloatArray) -> FloatArray:
     """Per simulated session, the smallest tail over its shown cells and its never-seen bound.
 
     A session shows cells 0..largest seen; its tail bound at level g holds the true
-    P(count > largest) = q iff (1 - q)^n >= g, i.e. (1 - q)^n / 2 >= g / 2.
+    P(count > largest) = q iff (1 - q)^n >= g, i.e. (1 - q)^n / 2 >= g / 2. The binomial
+    terms are computed once per distinct (count, cell) pair, the tie-breaks ``u`` per
+    session and cell. Duality of :func:`randomized_bounds`: the upper bound is >= p iff
+    P(X < x) + u P(X = x) >= g / 2 (always when x = n), the lower bound <= p iff
+    P(X > x) + (1 - u) P(X = x) >= g / 2 (always when x = 0).
     """
+    width = draws.shape[1]
     seen = draws > 0
-    top = draws.shape[1] - 1 - np.argmax(seen[:, ::-1], axis=1)
-    shown = np.arange(draws.shape[1])[None, :] <= top[:, None]
-    column = np.broadcast_to(np.arange(draws.shape[1]), draws.shape)
-    pairs, where = np.unique(draws * draws.shape[1] + column, return_inverse=True)
-    tails = _mid_p_tails(pairs // draws.shape[1], n, p[pairs % draws.shape[1]])
-    cells = np.where(shown, tails[where.reshape(draws.shape)], np.inf).min(axis=1)
+    top = width - 1 - np.argmax(seen[:, ::-1], axis=1)
+    shown = np.arange(width)[None, :] <= top[:, None]
+    column = np.broadcast_to(np.arange(width), draws.shape)
+    pairs, where = np.unique(draws * width + column, return_inverse=True)
+    x, at = pairs // width, p[pairs % width]
+    pmf = _binom_pmf(x, n, at)[where].reshape(draws.shape)
+    below = np.where(draws >= n, np.inf, _binom_cdf(x - 1, n, at)[where].reshape(draws.shape))
+    above = np.where(draws <= 0, np.inf, _binom_sf(x, n, at)[where].reshape(draws.shape))
+    tails = np.minimum(below + u * pmf, above + (1 - u) * pmf)
+    cells = np.where(shown, tails, np.inf).min(axis=1)
     beyond = np.concatenate([np.cumsum(p[::-1])[::-1][1:], [0.0]])
     return np.asarray(np.minimum(cells, (1.0 - beyond[top]) ** n / 2), dtype=float)
-
-
-def calibrated_share(presses: int) -> float:
-    """The share of alpha the simulated critical value spends at ``presses`` presses."""
-    if presses <= SHORT_PRESSES:
-        return SHARE_SHORT
-    if presses >= LONG_PRESSES:
-        return SHARE_LONG
-    step = math.log(presses / SHORT_PRESSES) / math.log(LONG_PRESSES / SHORT_PRESSES)
-    return SHARE_SHORT + step * (SHARE_LONG - SHARE_SHORT)
 
 
 def smoothed_shares(counts: npt.ArrayLike) -> FloatArray:
@@ -230,12 +263,12 @@ def smoothed_shares(counts: npt.ArrayLike) -> FloatArray:
 
 
 def simultaneous_level(counts: npt.ArrayLike, confidence: float = 0.95) -> float:
-    """The per-interval level: a seeded simulated critical value of the smallest mid-p tail.
+    """The per-interval level: a seeded simulated critical value of the smallest tail.
 
-    :data:`CALIBRATION_DRAWS` sessions drawn (seeded) from :func:`smoothed_shares`
-    give the distribution of the smallest mid-p tail over the intervals; the level
-    whose intervals hold all at once in ``1 - calibrated_share(n) * alpha`` of them,
-    between :func:`floor_level` and alpha.
+    :data:`CALIBRATION_DRAWS` sessions drawn (seeded) from :func:`smoothed_shares`,
+    each with its own uniform tie-breaks, give the distribution of the smallest
+    randomized tail over the intervals; the level whose intervals hold all at once
+    in ``1 - SHARE * alpha`` of them, between :func:`floor_level` and alpha.
     """
     cells = np.asarray(counts, dtype=np.int64)
     alpha, n = 1.0 - confidence, int(cells.sum())
@@ -244,8 +277,8 @@ def simultaneous_level(counts: npt.ArrayLike, confidence: float = 0.95) -> float
     rng = np.random.default_rng(CALIBRATION_SEED)
     smoothed = smoothed_shares(cells)
     draws = rng.multinomial(n, smoothed, size=CALIBRATION_DRAWS)
-    tails = np.sort(_worst_tails(draws, n, smoothed))
-    simulated = 2 * float(tails[int(calibrated_share(n) * alpha * CALIBRATION_DRAWS)])
+    tails = np.sort(_worst_tails(draws, n, smoothed, spread_ties(rng.random(draws.shape))))
+    simulated = 2 * float(tails[int(SHARE * alpha * CALIBRATION_DRAWS)])
     return float(np.clip(simulated, floor_level(len(cells), confidence), alpha))
 
 
@@ -258,8 +291,9 @@ def simultaneous_intervals(
     counts: npt.ArrayLike, confidence: float = 0.95
 ) -> tuple[FloatArray, FloatArray]:
     """Simultaneous bounds for every cell of ``counts`` (see the module docstring)."""
-    cells = np.asarray(counts, dtype=float)
-    return mid_p_bounds(cells, float(cells.sum()), simultaneous_level(cells, confidence))
+    cells = np.asarray(counts, dtype=np.int64)
+    level = simultaneous_level(cells, confidence)
+    return randomized_bounds(cells, float(cells.sum()), level, tie_breaks(cells))
 
 
 def estimate(values: npt.ArrayLike, confidence: float = 0.95, *, first: int = 0) -> Estimate:
@@ -272,7 +306,7 @@ def estimate(values: npt.ArrayLike, confidence: float = 0.95, *, first: int = 0)
         else np.zeros(1, np.int64)
     )
     level = simultaneous_level(cells, confidence)
-    low, high = mid_p_bounds(cells, float(cells.sum()), level)
+    low, high = randomized_bounds(cells, float(cells.sum()), level, tie_breaks(cells))
     share = cells / max(cells.sum(), 1)
     tail = tail_bound(int(cells.sum()), level)
     return Estimate(cells, share.astype(float), low, high, first, confidence, tail)
@@ -350,7 +384,7 @@ def _widest_plausible(presses: int, probabilities: FloatArray, level: float) -> 
     high = stats.binom.isf(spread / 2, presses, probabilities)
     nearest = np.clip(presses / 2, low, high)
     candidates = np.concatenate([np.floor(nearest), np.ceil(nearest)])
-    lo, hi = mid_p_bounds(candidates, presses, level)
+    lo, hi = widest_bounds(candidates, presses, level)
     return float(np.max((hi - lo) / 2))
 
 
@@ -363,14 +397,16 @@ def promised_half_width(
     holds in every session without a guess, and with a guess whenever every count
     lands in its plausible range (at least 95 % of sessions). A guess with one
     count (a launcher that never fires) gives one possible session, whose level
-    fit will compute exactly.
+    and tie-break fit will compute exactly.
     """
-    level = floor_level(cells, confidence)
     if probabilities is not None and cells == 1:
         level = simultaneous_level([presses], confidence)
+        lo, _ = randomized_bounds([presses], presses, level, tie_breaks([presses]))
+        return max(float(1 - lo[0]) / 2, tail_bound(presses, level) / 2)
+    level = floor_level(cells, confidence)
     tail = tail_bound(presses, level) / 2
     if probabilities is None:
-        lo, hi = mid_p_bounds([presses // 2], presses, level)
+        lo, hi = widest_bounds([presses // 2], presses, level)
         return max(float((hi - lo)[0] / 2), tail)
     guess = np.asarray(probabilities, dtype=float)[:cells]
     return max(_widest_plausible(presses, guess, level), tail)
