@@ -169,3 +169,16 @@ def test_coverage_holds_for_every_preset_and_size(name: str, presses: int) -> No
     # the 95-97 % band, within twice the Monte-Carlo error (docs/calibration.md, section 9)
     assert 0.95 - 0.014 <= joint <= 0.97 + 0.011, joint
     assert mean >= 0.95 - 0.014, mean
+
+
+def test_mid_p_ties_are_the_deterministic_intervals_of_before() -> None:
+    """``ties="mid-p"`` gives the intervals of commit 33374f9 exactly (its figures still hold)."""
+    est = estimate(np.repeat(np.arange(6), [14, 5, 5, 3, 2, 1]), ties="mid-p")
+    before_low = [0.24141165, 0.04050017, 0.04050017, 0.01319912, 0.00431851, 0.00025954]
+    before_high = [0.70236303, 0.39735563, 0.39735563, 0.31235065, 0.26509788, 0.21252211]
+    assert np.allclose(est.low, before_low, atol=1e-8)
+    assert np.allclose(est.high, before_high, atol=1e-8)
+    assert est.tail_high == pytest.approx(0.14942923096106242)
+    assert est.method.startswith("mid-p")
+    with pytest.raises(ValueError, match="expected one of randomized, mid-p"):
+        estimate([0, 1], ties="fuzzy")

@@ -67,7 +67,7 @@ def test_record_then_fit_writes_a_profile_the_simulator_can_use(
     )
     out = capsys.readouterr().out
     assert "presses are NOT independent" in out and "<- chosen" in out
-    assert "Clopper-Pearson at a simultaneous level" in out
+    assert "Clopper-Pearson (tie-breaks seeded by the counts) at a simultaneous level" in out
     assert load_profile(out_profile).kind == "pattern"
     assert main(["profile", "show", str(out_profile)]) == 0
     assert (tmp_path / "f.png").stat().st_size > 1000
@@ -249,6 +249,25 @@ def test_fit_prints_a_bound_for_counts_never_seen(
     capsys.readouterr()
     assert main(["calibrate", "fit", str(session)]) == 0
     assert re.search(r"P\(count >= 6\) <= 0\.\d{3}", capsys.readouterr().out)
+
+
+def test_fit_names_its_interval_method_and_takes_mid_p_ties(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = tmp_path / "s.jsonl"
+    _record(session, "bookmarklet", 60, 3)
+    capsys.readouterr()
+    assert main(["calibrate", "fit", str(session), "--json"]) == 0
+    randomized = json.loads(capsys.readouterr().out)
+    assert main(["calibrate", "fit", str(session), "--json", "--ties", "mid-p"]) == 0
+    mid_p = json.loads(capsys.readouterr().out)
+    assert randomized["interval_method"].startswith("randomized Clopper-Pearson")
+    assert mid_p["interval_method"].startswith("mid-p Clopper-Pearson")
+    shown = [row["count"] for row in randomized["distribution"]]
+    assert shown == [row["count"] for row in mid_p["distribution"]]
+    assert randomized["distribution"] != mid_p["distribution"]  # same counts, other bounds
+    assert main(["calibrate", "fit", str(session)]) == 0
+    assert "intervals (randomized Clopper-Pearson (tie-breaks" in capsys.readouterr().out
 
 
 def test_plan_says_what_it_promises_and_warns_when_it_is_absurd(

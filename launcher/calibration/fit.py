@@ -110,6 +110,7 @@ def fit_sessions(
     confidence: float = 0.95,
     lags: int = 10,
     seed: int = 0,
+    ties: str = "randomized",
 ) -> FitReport:
     """Fit every model to the pooled presses and build the best profile.
 
@@ -131,13 +132,13 @@ def fit_sessions(
         else "iid"
     )
     firing = (
-        estimate(data.counts[data.fired], confidence, first=1)
+        estimate(data.counts[data.fired], confidence, first=1, ties=ties)
         if data.fired.any()
-        else estimate([0])
+        else estimate([0], ties=ties)
     )
     report = FitReport(
         data=data,
-        estimate=estimate(data.counts, confidence),
+        estimate=estimate(data.counts, confidence, ties=ties),
         mean=mean_interval(data.counts, confidence),
         independence=checks,
         independent=looks_independent(checks),

@@ -60,11 +60,21 @@ import numpy.typing as npt
 from launcher.calibration._scipy import special, stats
 
 FloatArray = npt.NDArray[np.float64]
-METHOD = (
-    "randomized Clopper-Pearson (tie-breaks seeded by the counts) at a simultaneous level set "
-    "by a seeded simulated critical value from smoothed shares, never below 0.75 of "
-    "Bonferroni's (joint coverage 95-97 %)"
-)
+#: How each interval splits the probability of the observed count (see :func:`tie_breaks`).
+TIES = ("randomized", "mid-p")
+METHODS = {
+    "randomized": (
+        "randomized Clopper-Pearson (tie-breaks seeded by the counts) at a simultaneous level "
+        "set by a seeded simulated critical value from smoothed shares, never below 0.75 of "
+        "Bonferroni's (joint coverage 95-97 %)"
+    ),
+    "mid-p": (
+        "mid-p Clopper-Pearson at a simultaneous level set by a seeded simulated critical "
+        "value from smoothed shares, never below 0.75 of Bonferroni's (joint coverage "
+        "95-98 %: steps of a discrete statistic)"
+    ),
+}
+METHOD = METHODS["randomized"]
 MEAN_METHOD = (
     "Hall's skewness-corrected t at 96 % for a 95 % interval, cut at 0 because counts "
     "are never negative"
@@ -78,6 +88,11 @@ CALIBRATION_SEED = 18
 #: The simulated critical value spends this share of alpha (0.75: joint coverage aimed at
 #: 96.25 % of the sessions drawn from the smoothed shares; see the module docstring).
 SHARE = 0.75
+#: With ``ties="mid-p"`` the share of alpha grows with the session (sessions drawn from a
+#: short session's shares are too kind to mid-p intervals): 0.5 at 30 presses, 0.8 from
+#: 100, log-linear between (see :func:`alpha_share`).
+MID_P_SHARE_SHORT, MID_P_SHARE_LONG = 0.5, 0.8
+SHORT_PRESSES, LONG_PRESSES = 30, 100
 #: Seeds the tie-breaks of :func:`tie_breaks`, together with the counts themselves.
 TIE_BREAK_SEED = 1950
 #: Tie-breaks are uniform on 0.5 +- TIE_SPREAD (0.5: Stevens' fully randomized interval,
@@ -109,6 +124,7 @@ class Estimate:
     first: int = 0
     confidence: float = 0.95
     tail_high: float = 1.0
+    method: str = METHOD
 
     @property
     def total(self) -> int:
@@ -207,14 +223,17 @@ def widest_bounds(x: npt.ArrayLike, n: float, level: float) -> tuple[FloatArray,
     return low, high
 
 
-def tie_breaks(counts: npt.ArrayLike) -> FloatArray:
+def tie_breaks(counts: npt.ArrayLike, ties: str = "randomized") -> FloatArray:
     """One uniform tie-break per count, from a generator seeded by the counts themselves.
 
     Same data, same intervals (fit is reproducible and no seed can be shopped for),
     while across sessions the tie-breaks behave as independent uniforms, which is
-    what makes the randomized intervals miss at their nominal rate.
+    what makes the randomized intervals miss at their nominal rate. ``ties="mid-p"``:
+    0.5 for every count (deterministic, a little narrower, coverage in steps).
     """
     cells = [int(c) for c in np.asarray(counts, dtype=np.int64).ravel()]
+    if _checked(ties) == "mid-p":
+        return np.full(len(cells), 0.5)
     uniform = np.random.default_rng([TIE_BREAK_SEED, *cells]).random(len(cells))
     return spread_ties(uniform)
 
@@ -262,13 +281,34 @@ def smoothed_shares(counts: npt.ArrayLike) -> FloatArray:
     return np.asarray(padded / padded.sum(), dtype=float)
 
 
-def simultaneous_level(counts: npt.ArrayLike, confidence: float = 0.95) -> float:
+def _checked(ties: str) -> str:
+    if ties not in TIES:
+        raise ValueError(f"ties {ties!r}: expected one of {', '.join(TIES)}")
+    return ties
+
+
+def alpha_share(presses: int, ties: str = "randomized") -> float:
+    """The share of alpha the simulated critical value spends at ``presses`` presses."""
+    if _checked(ties) == "randomized":
+        return SHARE
+    if presses <= SHORT_PRESSES:
+        return MID_P_SHARE_SHORT
+    if presses >= LONG_PRESSES:
+        return MID_P_SHARE_LONG
+    step = math.log(presses / SHORT_PRESSES) / math.log(LONG_PRESSES / SHORT_PRESSES)
+    return MID_P_SHARE_SHORT + step * (MID_P_SHARE_LONG - MID_P_SHARE_SHORT)
+
+
+def simultaneous_level(
+    counts: npt.ArrayLike, confidence: float = 0.95, ties: str = "randomized"
+) -> float:
     """The per-interval level: a seeded simulated critical value of the smallest tail.
 
     :data:`CALIBRATION_DRAWS` sessions drawn (seeded) from :func:`smoothed_shares`,
     each with its own uniform tie-breaks, give the distribution of the smallest
     randomized tail over the intervals; the level whose intervals hold all at once
-    in ``1 - SHARE * alpha`` of them, between :func:`floor_level` and alpha.
+    in ``1 - alpha_share(n, ties) * alpha`` of them, between :func:`floor_level` and
+    alpha (``ties="mid-p"``: every tie-break 0.5).
     """
     cells = np.asarray(counts, dtype=np.int64)
     alpha, n = 1.0 - confidence, int(cells.sum())
@@ -277,8 +317,9 @@ def simultaneous_level(counts: npt.ArrayLike, confidence: float = 0.95) -> float
     rng = np.random.default_rng(CALIBRATION_SEED)
     smoothed = smoothed_shares(cells)
     draws = rng.multinomial(n, smoothed, size=CALIBRATION_DRAWS)
-    tails = np.sort(_worst_tails(draws, n, smoothed, spread_ties(rng.random(draws.shape))))
-    simulated = 2 * float(tails[int(SHARE * alpha * CALIBRATION_DRAWS)])
+    ties_drawn = spread_ties(rng.random(draws.shape)) if ties == "randomized" else 0.5
+    tails = np.sort(_worst_tails(draws, n, smoothed, np.broadcast_to(ties_drawn, draws.shape)))
+    simulated = 2 * float(tails[int(alpha_share(n, ties) * alpha * CALIBRATION_DRAWS)])
     return float(np.clip(simulated, floor_level(len(cells), confidence), alpha))
 
 
@@ -288,15 +329,17 @@ def floor_level(cells: int, confidence: float = 0.95) -> float:
 
 
 def simultaneous_intervals(
-    counts: npt.ArrayLike, confidence: float = 0.95
+    counts: npt.ArrayLike, confidence: float = 0.95, ties: str = "randomized"
 ) -> tuple[FloatArray, FloatArray]:
     """Simultaneous bounds for every cell of ``counts`` (see the module docstring)."""
     cells = np.asarray(counts, dtype=np.int64)
-    level = simultaneous_level(cells, confidence)
-    return randomized_bounds(cells, float(cells.sum()), level, tie_breaks(cells))
+    level = simultaneous_level(cells, confidence, ties)
+    return randomized_bounds(cells, float(cells.sum()), level, tie_breaks(cells, ties))
 
 
-def estimate(values: npt.ArrayLike, confidence: float = 0.95, *, first: int = 0) -> Estimate:
+def estimate(
+    values: npt.ArrayLike, confidence: float = 0.95, *, first: int = 0, ties: str = "randomized"
+) -> Estimate:
     """The empirical distribution of observed counts ``values`` (cells first..max observed)."""
     observed = np.asarray(values, dtype=np.int64)
     top = int(observed.max()) if len(observed) else first
@@ -305,11 +348,11 @@ def estimate(values: npt.ArrayLike, confidence: float = 0.95, *, first: int = 0)
         if len(observed)
         else np.zeros(1, np.int64)
     )
-    level = simultaneous_level(cells, confidence)
-    low, high = randomized_bounds(cells, float(cells.sum()), level, tie_breaks(cells))
+    level = simultaneous_level(cells, confidence, ties)
+    low, high = randomized_bounds(cells, float(cells.sum()), level, tie_breaks(cells, ties))
     share = cells / max(cells.sum(), 1)
     tail = tail_bound(int(cells.sum()), level)
-    return Estimate(cells, share.astype(float), low, high, first, confidence, tail)
+    return Estimate(cells, share.astype(float), low, high, first, confidence, tail, METHODS[ties])
 
 
 @dataclass(frozen=True)

@@ -44,7 +44,7 @@ def fit_json(report: FitReport) -> dict[str, Any]:
         "presses": report.presses,
         "sessions": list(report.data.labels),
         "confidence": est.confidence,
-        "interval_method": METHOD,
+        "interval_method": est.method,
         "distribution": [
             {"count": k, "observed": int(c), "p": float(p), "low": float(lo), "high": float(hi)}
             for k, c, p, lo, hi in zip(
