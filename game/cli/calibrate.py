@@ -198,7 +198,7 @@ def _register_fit(actions: Any) -> None:
         choices=TIES,
         default="randomized",
         help="how each P(k) interval splits the chance of the count seen: randomized "
-        "(default; joint coverage 95-97 %%) or mid-p (deterministic, 1-3.5 %% narrower, "
+        "(default; joint coverage 95-97 %%) or mid-p (deterministic, 1-4 %% narrower, "
         "95-98 %%); docs/calibration.md section 4",
     )
     add_force_argument(fit)
