@@ -251,16 +251,19 @@ def test_fit_prints_a_bound_for_counts_never_seen(
     assert re.search(r"P\(count >= 6\) <= 0\.\d{3}", capsys.readouterr().out)
 
 
+def _fit_json(capsys: pytest.CaptureFixture[str], session: Path, *flags: str) -> dict:
+    """``calibrate fit SESSION --json FLAGS``, parsed (after whatever was printed before)."""
+    capsys.readouterr()
+    assert main(["calibrate", "fit", str(session), "--json", *flags]) == 0
+    return dict(json.loads(capsys.readouterr().out))
+
+
 def test_fit_names_its_interval_method_and_takes_mid_p_ties(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
     session = tmp_path / "s.jsonl"
     _record(session, "bookmarklet", 60, 3)
-    capsys.readouterr()
-    assert main(["calibrate", "fit", str(session), "--json"]) == 0
-    randomized = json.loads(capsys.readouterr().out)
-    assert main(["calibrate", "fit", str(session), "--json", "--ties", "mid-p"]) == 0
-    mid_p = json.loads(capsys.readouterr().out)
+    randomized, mid_p = _fit_json(capsys, session), _fit_json(capsys, session, "--ties", "mid-p")
     assert randomized["interval_method"].startswith("randomized Clopper-Pearson")
     assert mid_p["interval_method"].startswith("mid-p Clopper-Pearson")
     shown = [row["count"] for row in randomized["distribution"]]
@@ -296,9 +299,7 @@ def test_plan_for_a_launcher_that_never_fires(
     planned = json.loads(capsys.readouterr().out)["presses"]
     session = tmp_path / "zeros.jsonl"
     _record(session, str(never), planned, 1)
-    capsys.readouterr()
-    assert main(["calibrate", "fit", str(session), "--json"]) == 0
-    report = json.loads(capsys.readouterr().out)
+    report = _fit_json(capsys, session)
     widths = [(row["high"] - row["low"]) / 2 for row in report["distribution"]]
     assert max(widths + [report["tail"]["high"] / 2]) <= 0.05
 
@@ -308,9 +309,7 @@ def test_json_reports_of_fit_compare_and_plan(
 ) -> None:
     session = tmp_path / "s.jsonl"
     _record(session, "web-game", 40, 4)
-    capsys.readouterr()
-    assert main(["calibrate", "fit", str(session), "--json"]) == 0
-    fit = json.loads(capsys.readouterr().out)
+    fit = _fit_json(capsys, session)
     assert fit["report"] == "fit" and fit["presses"] == 40 and fit["mean"]["low"] >= 0
     assert {t["method"] for t in fit["independence_checks"]} == {"permutation, 999 shuffles"}
     assert main(["calibrate", "compare", str(session), "web-game", "--json"]) == 0
