@@ -182,3 +182,19 @@ def test_mid_p_ties_are_the_deterministic_intervals_of_before() -> None:
     assert est.method.startswith("mid-p")
     with pytest.raises(ValueError, match="expected one of randomized, mid-p"):
         estimate([0, 1], ties="fuzzy")
+
+
+def test_no_interval_collapses_to_a_point() -> None:
+    """An outside reviewer's sessions: a tie-break under level / 2 printed "1 [0.000, 0.000]".
+
+    (64 presses of 0 and 22 of 2: count 1 never seen; 40 presses of 0: P(0) in [1.000, 1.000].)
+    A count of 0 now takes its upper bound at a tie-break of at least the level, a count of
+    all presses its lower bound at most 1 - level: wider only, in fewer than level of sessions.
+    """
+    gap = estimate(np.repeat([0, 2], [64, 22]))
+    assert gap.low[1] == 0 < gap.high[1]
+    zeros = estimate(np.zeros(40, dtype=np.int64))
+    assert zeros.low[0] < 1 == zeros.high[0]
+    ties = tie_breaks(gap.counts)
+    level = simultaneous_level(gap.counts)
+    assert ties[1] < level / 2  # the case that used to collapse

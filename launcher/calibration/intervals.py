@@ -186,18 +186,25 @@ def randomized_bounds(
     P(X > x) + (1 - u) P(X = x) = level / 2, with one ``tie_break`` u in [0, 1] per
     count. With u uniform the interval misses exactly ``level`` of the time, where a
     deterministic interval for a count misses less (discreteness); u = 0.5 is the mid-p
-    interval, u = 1 (upper) and u = 0 (lower) Clopper-Pearson's. A count of 0 keeps
-    the lower bound 0 and a count of n the upper bound 1, as a user expects.
+    interval (Clopper-Pearson's is the upper bound at u = 1 with the lower at u = 0,
+    wider than any one tie-break gives). A count of 0 keeps the lower bound 0 and a
+    count of n the upper bound 1, as a user expects; and neither collapses to a point:
+    a count of 0 takes its upper bound at a tie-break of at least ``level`` (below
+    level / 2 the equation has no solution above 0, and "P(k) in [0, 0]" reads as
+    "impossible"), a count of n its lower bound at most 1 - ``level``. That only
+    widens an interval, in fewer than ``level`` of sessions.
     """
     k = np.asarray(x, dtype=float)
     u = np.broadcast_to(np.asarray(tie_break, dtype=float), k.shape)
+    u_high = np.where(k <= 0, np.maximum(u, level), u)
+    u_low = np.where(k >= n, np.minimum(u, 1 - level), u)
     half = level / 2
 
     def upper_too_low(p: FloatArray) -> npt.NDArray[np.bool_]:
-        return np.asarray(_binom_cdf(k - 1, n, p) + u * _binom_pmf(k, n, p) > half)
+        return np.asarray(_binom_cdf(k - 1, n, p) + u_high * _binom_pmf(k, n, p) > half)
 
     def lower_too_low(p: FloatArray) -> npt.NDArray[np.bool_]:
-        return np.asarray(_binom_sf(k, n, p) + (1 - u) * _binom_pmf(k, n, p) < half)
+        return np.asarray(_binom_sf(k, n, p) + (1 - u_low) * _binom_pmf(k, n, p) < half)
 
     high = np.where(k >= n, 1.0, _bisect(upper_too_low, len(k)))
     low = np.where(k <= 0, 0.0, _bisect(lower_too_low, len(k)))
@@ -216,7 +223,8 @@ def widest_bounds(x: npt.ArrayLike, n: float, level: float) -> tuple[FloatArray,
     """The widest bounds :func:`randomized_bounds` can give, whatever the tie-break.
 
     The lower bound at the smallest tie-break, the upper at the largest (with
-    :data:`TIE_SPREAD` 0.5, Clopper-Pearson's): what ``plan`` promises from.
+    :data:`TIE_SPREAD` 0.5, Clopper-Pearson's interval, wider than any one tie-break
+    gives): what ``plan`` promises from.
     """
     low, _ = randomized_bounds(x, n, level, 0.5 - TIE_SPREAD)
     _, high = randomized_bounds(x, n, level, 0.5 + TIE_SPREAD)
