@@ -282,6 +282,8 @@ def test_plan_says_what_it_promises_and_warns_when_it_is_absurd(
     assert main(["calibrate", "plan", "--precision", "0.0001"]) == 0
     out = capsys.readouterr().out
     assert "warning:" in out and "days" in out and "minutes" not in out.split("\n")[1]
+    assert main(["calibrate", "plan", "--precision", "0.4"]) == 0
+    assert "that is about 1 minute;" in capsys.readouterr().out  # was "about 1 minutes"
 
 
 def test_plan_for_a_launcher_that_never_fires(

@@ -477,11 +477,14 @@ def run_plan(args: argparse.Namespace) -> int:
 
 
 def _duration(seconds: float) -> str:
+    """ "75 minutes", "3 hours", "12846 days"; "1 minute" for a short plan, never "1 minutes"."""
     if seconds < 2 * 3600:
-        return f"{seconds / 60:.0f} minutes"
-    if seconds < 2 * 86400:
-        return f"{seconds / 3600:.0f} hours"
-    return f"{seconds / 86400:.0f} days"
+        amount, unit = round(seconds / 60), "minute"
+    elif seconds < 2 * 86400:
+        amount, unit = round(seconds / 3600), "hour"
+    else:
+        amount, unit = round(seconds / 86400), "day"
+    return f"{max(amount, 1)} {unit}{'' if max(amount, 1) == 1 else 's'}"
 
 
 # -- tune ---------------------------------------------------------------------------------
