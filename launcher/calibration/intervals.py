@@ -95,9 +95,6 @@ MID_P_SHARE_SHORT, MID_P_SHARE_LONG = 0.5, 0.8
 SHORT_PRESSES, LONG_PRESSES = 30, 100
 #: Seeds the tie-breaks of :func:`tie_breaks`, together with the counts themselves.
 TIE_BREAK_SEED = 1950
-#: Tie-breaks are uniform on 0.5 +- TIE_SPREAD (0.5: Stevens' fully randomized interval,
-#: 0: mid-p for every count).
-TIE_SPREAD = 0.5
 #: Pseudo-count added to every count shown and to one count beyond the largest seen before
 #: simulating: a count seen 0 times may still fail, and so may the tail.
 PSEUDO_COUNT = 0.5
@@ -222,12 +219,11 @@ def mid_p_bounds(x: npt.ArrayLike, n: float, level: float) -> tuple[FloatArray, 
 def widest_bounds(x: npt.ArrayLike, n: float, level: float) -> tuple[FloatArray, FloatArray]:
     """The widest bounds :func:`randomized_bounds` can give, whatever the tie-break.
 
-    The lower bound at the smallest tie-break, the upper at the largest (with
-    :data:`TIE_SPREAD` 0.5, Clopper-Pearson's interval, wider than any one tie-break
-    gives): what ``plan`` promises from.
+    The lower bound at tie-break 0, the upper at 1: Clopper-Pearson's interval, wider
+    than any one tie-break gives; what ``plan`` promises from.
     """
-    low, _ = randomized_bounds(x, n, level, 0.5 - TIE_SPREAD)
-    _, high = randomized_bounds(x, n, level, 0.5 + TIE_SPREAD)
+    low, _ = randomized_bounds(x, n, level, 0.0)
+    _, high = randomized_bounds(x, n, level, 1.0)
     return low, high
 
 
@@ -242,13 +238,7 @@ def tie_breaks(counts: npt.ArrayLike, ties: str = "randomized") -> FloatArray:
     cells = [int(c) for c in np.asarray(counts, dtype=np.int64).ravel()]
     if _checked(ties) == "mid-p":
         return np.full(len(cells), 0.5)
-    uniform = np.random.default_rng([TIE_BREAK_SEED, *cells]).random(len(cells))
-    return spread_ties(uniform)
-
-
-def spread_ties(uniform: npt.ArrayLike) -> FloatArray:
-    """Uniforms on [0, 1] mapped to tie-breaks on 0.5 +- :data:`TIE_SPREAD`."""
-    return np.asarray(0.5 + TIE_SPREAD * (2 * np.asarray(uniform, dtype=float) - 1), dtype=float)
+    return np.random.default_rng([TIE_BREAK_SEED, *cells]).random(len(cells))
 
 
 def tail_bound(n: int, level: float) -> float:
@@ -325,7 +315,7 @@ def simultaneous_level(
     rng = np.random.default_rng(CALIBRATION_SEED)
     smoothed = smoothed_shares(cells)
     draws = rng.multinomial(n, smoothed, size=CALIBRATION_DRAWS)
-    ties_drawn = spread_ties(rng.random(draws.shape)) if ties == "randomized" else 0.5
+    ties_drawn = rng.random(draws.shape) if ties == "randomized" else 0.5
     tails = np.sort(_worst_tails(draws, n, smoothed, np.broadcast_to(ties_drawn, draws.shape)))
     simulated = 2 * float(tails[int(alpha_share(n, ties) * alpha * CALIBRATION_DRAWS)])
     return float(np.clip(simulated, floor_level(len(cells), confidence), alpha))
