@@ -57,23 +57,26 @@ def test_bad_flags_are_clear_errors(
     assert message in capsys.readouterr().err
 
 
-def _fake_run(calls: list[dict[str, Any]]) -> Any:
-    def run(app: Any, **kwargs: Any) -> None:
-        calls.append({"app": app, **kwargs})
+@pytest.fixture
+def uvicorn_runs(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
+    """Every ``uvicorn.run`` the command makes, with its app and keywords, instead of serving."""
+    runs: list[dict[str, Any]] = []
 
-    return run
+    def run(app: Any, **kwargs: Any) -> None:
+        runs.append({"app": app, **kwargs})
+
+    monkeypatch.setattr(uvicorn, "run", run)
+    return runs
 
 
 def test_serve_prints_the_links_and_runs_uvicorn_on_localhost(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    uvicorn_runs: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
     journal = tmp_path / "game.jsonl"
     assert main(["table", "serve", "--seed", "5", "--journal", str(journal)]) == 0
     out = capsys.readouterr().out
-    assert calls[0]["host"] == "127.0.0.1" and calls[0]["port"] == 8000
-    tokens = calls[0]["app"].state.context.tokens
+    assert uvicorn_runs[0]["host"] == "127.0.0.1" and uvicorn_runs[0]["port"] == 8000
+    tokens = uvicorn_runs[0]["app"].state.context.tokens
     assert f"http://127.0.0.1:8000/seat/{tokens.seats[0]}" in out
     assert f"/host/{tokens.host}" in out
     assert "add --lan" in out
@@ -81,21 +84,17 @@ def test_serve_prints_the_links_and_runs_uvicorn_on_localhost(
 
 
 def test_serve_lan_prints_qr_codes(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
+    uvicorn_runs: list[dict[str, Any]], capsys: pytest.CaptureFixture[str]
 ) -> None:
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
     assert main(["table", "serve", "--lan", "--players", "2", "--bots", "random"]) == 0
     out = capsys.readouterr().out
-    assert calls[0]["host"] == "0.0.0.0"
+    assert uvicorn_runs[0]["host"] == "0.0.0.0"
     assert "on your network" in out and "█" in out  # a QR code drawn with block characters
 
 
 def test_resume_keeps_the_links(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    uvicorn_runs: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
     journal = tmp_path / "game.jsonl"
     from game.web.session import GameSession
     from tests.web_client import quick_settings
@@ -104,23 +103,21 @@ def test_resume_keeps_the_links(
     first.open()
     first.close()
     assert main(["table", "serve", "--resume", str(journal)]) == 0
-    assert calls[0]["app"].state.context.tokens == first.tokens
+    assert uvicorn_runs[0]["app"].state.context.tokens == first.tokens
     assert first.tokens.seats[1] in capsys.readouterr().out
 
 
 def test_resume_prints_a_link_for_every_person_in_the_journal(
-    monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str], tmp_path: Path
+    uvicorn_runs: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     """Six seats, two bots: the resumed server prints the four people's links, not two defaults."""
-    calls: list[dict[str, Any]] = []
-    monkeypatch.setattr(uvicorn, "run", _fake_run(calls))
     journal = tmp_path / "game.jsonl"
     argv = ["table", "serve", "--players", "6", "--bots", "greedy,random", "--seed", "2"]
     assert main([*argv, "--journal", str(journal)]) == 0
     capsys.readouterr()
     assert main(["table", "serve", "--resume", str(journal)]) == 0
     out = capsys.readouterr().out
-    tokens = calls[1]["app"].state.context.tokens
+    tokens = uvicorn_runs[1]["app"].state.context.tokens
     people = [seat for seat in range(6) if f"/seat/{tokens.seats[seat]}" in out]
     assert len(people) == 4
 
