@@ -30,7 +30,7 @@ from __future__ import annotations
 
 import threading
 from collections import deque
-from collections.abc import Iterator
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
 from typing import Any
@@ -47,6 +47,8 @@ _EPS = 1e-9
 MAX_EDGE_AGE_S = 1.0
 #: How often the watchdog of an unsupervised motor (start_motor) looks at it, in real time.
 WATCHDOG_PERIOD_S = 0.05
+#: A job loop with a heartbeat hook (the systemd watchdog) passes at least this often (s).
+HEARTBEAT_PERIOD_S = 1.0
 #: Buzzer patterns as (on s, off s) pairs: the toy's ready beep, its ding, and the jam alarm.
 READY_BEEP = ((0.15, 0.0),)
 DING = ((0.04, 0.0),)
@@ -63,7 +65,14 @@ _FAULT_TEXT = {
     "max_time": "the motor ran for the maximum of {max_run_ms:.0f} ms",
     "thread_died": "the thread that started the motor died while it was running",
     "sigterm": "the process was told to stop (SIGTERM) while the motor ran",
+    "sighup": "the terminal hung up (SIGHUP) while the motor ran",
+    "sigint": "Ctrl-C (SIGINT) while the motor ran",
 }
+#: Said when a job is refused because the mouth was blocked before the motor started.
+BLOCKED_AT_START = (
+    "launcher fault: the beam reads blocked before the motor started, so nothing was run "
+    "(a card in the mouth, an unpowered IR emitter, or the wrong beam_active)"
+)
 
 
 @dataclass
@@ -110,6 +119,8 @@ class GpioDriver:
         self._blocked_since: float | None = None
         self._pressed_at: float | None = None
         self._stopped_at: float | None = None
+        self._brake_until: float | None = None  # both inputs high (braking) until then
+        self._enable_level = False
         self._settling: _Job | None = None  # the job whose last card is still in the mouth
         self.total_counted = 0
         #: How long each recent passage blocked the beam, in ms (to choose ``double_ms``).
@@ -125,6 +136,8 @@ class GpioDriver:
         self._edge_ages = False  # may edges be dated from gpiozero's ticks? (set with the pins)
         #: The LED's blink timings by pattern name (a copy of :data:`LED_PATTERNS` to tune).
         self.led_patterns = dict(LED_PATTERNS)
+        #: Called on every pass of the job loop (``launcher serve``: the systemd watchdog).
+        self.on_heartbeat: Callable[[], None] | None = None
         self._led_pattern = "off"
         self._devices: list[Any] = []
         try:
@@ -133,6 +146,8 @@ class GpioDriver:
             self._close_devices()
             raise
         safety.register(self)
+        safety.install_stop_handlers()  # on the main thread: SIGTERM/SIGHUP/SIGINT stop it
+        safety.install_thread_death_hook()
 
     # -- devices ----------------------------------------------------------------------
     def _open_devices(self, pin_factory: Any) -> None:
@@ -169,6 +184,13 @@ class GpioDriver:
         self.buzzer = (
             self._add(Buzzer(p.buzzer, pin_factory=pin_factory)) if p.buzzer is not None else None
         )
+        self.enable = None
+        if p.enable is not None:
+            from gpiozero import DigitalOutputDevice
+
+            self.enable = self._add(
+                DigitalOutputDevice(p.enable, initial_value=False, pin_factory=pin_factory)
+            )
 
     def _add(self, device: Any) -> Any:
         self._devices.append(device)
@@ -192,20 +214,82 @@ class GpioDriver:
         return bool(motor is not None and not motor.closed and motor.value != 0)
 
     def _motor_on(self) -> None:
+        self._release_brake()
         self._owner = threading.current_thread()
+        self.toggle_enable()  # the monostable powers the H-bridge from this edge on
         self.motor.forward(self.pinmap.duty if self.pinmap.pwm else 1)
         if self.pinmap.sounds:
             self._show("firing")
 
-    def _motor_off(self) -> None:
+    def _motor_off(self, *, brake: bool = False) -> None:
+        """Motor off: coast (both inputs low), or brake first when asked and ``brake_ms`` is set."""
         with self._lock:
             motor = getattr(self, "motor", None)
             if motor is not None and not motor.closed and motor.value != 0:
-                motor.stop()
+                if brake and self.pinmap.brake_ms > 0 and self.pinmap.motor_kind == "dual":
+                    motor.forward_device.value = 1  # both high: the bridge shorts the motor
+                    motor.backward_device.value = 1
+                    self._brake_until = self.clock.now() + self.pinmap.brake_ms / 1000.0
+                    self._kick_enable()  # a sleeping bridge would coast: keep it awake to brake
+                else:
+                    motor.stop()
                 self._stopped_at = self.clock.now()
+            if not brake:
+                self._release_brake()
+            if self._brake_until is None:
+                self._set_enable(False)
             self._owner = None
             if self._led_pattern == "firing":
                 self._show("off")  # a fault blink, if any, stays on until the fault is cleared
+
+    def _release_brake(self) -> None:
+        """Both inputs low again after braking (the H-bridge lets the stopped motor go)."""
+        with self._lock:
+            motor = getattr(self, "motor", None)
+            if self._brake_until is not None and motor is not None and not motor.closed:
+                motor.stop()
+                self._set_enable(False)
+            self._brake_until = None
+
+    def _end_brake(self) -> None:
+        """Wait out ``brake_ms`` after a braked stop, then release the brake."""
+        until = self._brake_until
+        if until is not None:
+            self.clock.wait(threading.Event(), max(0.0, until - self.clock.now()))
+            self._release_brake()
+
+    @property
+    def braking(self) -> bool:
+        return self._brake_until is not None
+
+    # -- the enable line ----------------------------------------------------------------
+    def toggle_enable(self) -> None:
+        """One edge on the enable line (called from the loop that supervises the motor).
+
+        A retriggerable monostable on the line keeps nSLEEP/STBY high for
+        ``enable_hold_ms`` after each rising edge; toggling at a quarter of that from the
+        supervising loop, and from nowhere else, means the H-bridge sleeps whenever that
+        loop stops running: process killed, frozen or hung.
+        """
+        self._set_enable(not self._enable_level)
+
+    def _kick_enable(self) -> None:
+        """A rising edge now: the monostable holds the bridge awake a full hold time from here."""
+        self._set_enable(False)
+        self._set_enable(True)
+
+    def _set_enable(self, level: bool) -> None:
+        enable = getattr(self, "enable", None)
+        if enable is None or enable.closed or level == self._enable_level:
+            return
+        self._enable_level = level
+        enable.value = level
+
+    def _enable_period_s(self) -> float | None:
+        """How often the supervising loop must toggle the enable line (None: none wired)."""
+        if self.pinmap.enable is None:
+            return None
+        return self.pinmap.enable_hold_ms / 4000.0
 
     def start_motor(self) -> threading.Thread | None:
         """Bring-up only: motor on, no job supervising it; prefer :meth:`feed` / :meth:`run_for`.
@@ -216,6 +300,7 @@ class GpioDriver:
         ``max_run_ms`` and watches the owner thread.
         """
         self.check_fault()
+        self._refuse_blocked_start()
         with self._lock:
             self._motor_on()
             started = self.clock.now()
@@ -229,11 +314,13 @@ class GpioDriver:
         """Real time only: stop an unsupervised motor whose thread died or that ran too long."""
         limit = started + self.pinmap.max_run_ms / 1000.0
         tick = threading.Event()
+        period = min(WATCHDOG_PERIOD_S, self._enable_period_s() or WATCHDOG_PERIOD_S)
         while self.motor_running and not self.check_owner():
             if self.clock.now() >= limit:
                 self.emergency_stop("max_time")
                 return
-            self.clock.wait(tick, WATCHDOG_PERIOD_S)
+            self.toggle_enable()
+            self.clock.wait(tick, period)
 
     def stop_motor(self) -> None:
         self._motor_off()
@@ -356,7 +443,7 @@ class GpioDriver:
                 job.counted += 1
                 job.last_card = when
                 if job is self._job and job.target is not None and job.counted >= job.target:
-                    self._motor_off()  # stop at once: the card in the mouth still leaves
+                    self._motor_off(brake=True)  # stop at once: the card in the mouth still leaves
             self._changed.set()
 
     def _on_beam_clear(self, when: float) -> None:
@@ -426,6 +513,7 @@ class GpioDriver:
 
     def _settled(self) -> bool:
         """Motor off: wait for the last card to leave the mouth, at most until the blocked limit."""
+        self._end_brake()
         if self.pinmap.coast_ms > 0 and self._stopped_at is not None:
             coasted = self._stopped_at + self.pinmap.coast_ms / 1000.0
             self.clock.wait(threading.Event(), max(0.0, coasted - self.clock.now()))
@@ -477,7 +565,22 @@ class GpioDriver:
             _Job(target=None, started=0.0, run_until=ms / 1000.0), requested, closed=False
         )
 
+    def _refuse_blocked_start(self) -> None:
+        """Never start the motor into a blocked mouth (like the firmware): latch beam_blocked.
+
+        A card still leaving from the last job gets ``blocked_ms`` to clear first.
+        """
+        if self.beam is None or self.wait_beam_clear(self.pinmap.blocked_ms / 1000.0):
+            return
+        with self._lock:
+            fault = self._latch("beam_blocked")
+        self.signal(JAM_ALARM)
+        error = self._fault_error(fault, requested=0, counted=0, motor_ms=0.0)
+        error.args = (BLOCKED_AT_START,)
+        raise error
+
     def _run(self, job: _Job, requested: int, *, closed: bool) -> FeedResult:
+        self._refuse_blocked_start()
         with self._running(job):
             stopped = self._supervise(job, closed)
         motor_ms = job.extra["motor_ms"]
@@ -508,9 +611,12 @@ class GpioDriver:
             self._motor_on()
         try:
             yield
+        except BaseException:
+            self._motor_off()  # an error or a signal: off at once, no braking pause
+            raise
         finally:
             with self._lock:
-                self._motor_off()
+                self._motor_off(brake=True)
                 self._job = None
                 stopped_at = self._stopped_at if self._stopped_at is not None else self.clock.now()
                 job.extra["motor_ms"] = round((stopped_at - job.started) * 1000.0, 3)
@@ -522,7 +628,8 @@ class GpioDriver:
         return timeout if due is None else max(0.0, min(timeout, due - self.clock.now()))
 
     def _supervise(self, job: _Job, closed: bool) -> str:
-        """Wait for the job to end; returns why it ended."""
+        """Wait for the job to end; returns why it ended. Toggles the enable line meanwhile."""
+        period = self._enable_period_s()
         while True:
             self._changed.clear()
             with self._lock:
@@ -530,7 +637,14 @@ class GpioDriver:
                 reason, wake = self._verdict(job, closed)
             if reason is not None:
                 return reason
+            if period is not None and self.motor_running:
+                self.toggle_enable()
+                wake = min(wake, self.clock.now() + period)
+            if self.on_heartbeat is not None:
+                self.on_heartbeat()
+                wake = min(wake, self.clock.now() + HEARTBEAT_PERIOD_S)
             self.clock.wait(self._changed, self._until_due(max(0.0, wake - self.clock.now())))
+
 
     def _verdict(self, job: _Job, closed: bool) -> tuple[str | None, float]:
         """(why the job must end now or None, when to look again)."""

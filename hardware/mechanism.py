@@ -197,14 +197,20 @@ class Mechanism:
         return self._duty
 
     # -- the motor --------------------------------------------------------------------
-    def set_duty(self, duty: float) -> None:
-        """Drive the motor at ``duty`` (0 = off .. 1 = full); the roller keeps its position."""
+    def set_duty(self, duty: float, *, braked: bool = False) -> None:
+        """Drive the motor at ``duty`` (0 = off .. 1 = full); the roller keeps its position.
+
+        ``braked``: the H-bridge shorts the motor (both inputs high): it stops at once
+        instead of coasting on for ``coast_ms``.
+        """
         if not 0.0 <= duty <= 1.0:
             raise ValueError(f"motor duty {duty!r} must be between 0 and 1")
         old_rate = self._rate()
         self._sync_phase()
         self._duty = duty
-        if self._rate() > 0.0 or old_rate <= 0.0:
+        if braked:
+            self._coast_until = 0
+        elif self._rate() > 0.0 or old_rate <= 0.0:
             self._coast_until = 0 if self._rate() > 0.0 else self._coast_until
         elif self.params.coast_ms > 0:  # the motor just stopped: the roller coasts on
             self._coast_until = self._now + round(self.params.coast_ms * 1_000_000)

@@ -29,6 +29,9 @@ extends them (still gpiozero's own pin classes, two methods changed):
   believes about it.
 * :meth:`MockRig.press_button` bounces the contact (``bounce``), and
   :meth:`MockRig.glitch_beam` puts a noise pulse on the beam line.
+* With an ``enable`` pin in the pin map, the H-bridge sleeps unless that pin rose within
+  the monostable's hold time (:mod:`hardware.enable_line`): the roller turns only while
+  the driver keeps toggling it, and braking (both inputs high) stops it without coasting.
 """
 
 from __future__ import annotations
@@ -42,6 +45,7 @@ from gpiozero.pins.mock import MockFactory, MockPWMPin, PinState
 from gpiozero.pins.pi import PiPin
 
 from hardware.clock import VirtualClock
+from hardware.enable_line import EnableMonostable
 from hardware.mechanism import Mechanism, MechanismParams
 from hardware.pinmap import PinMap
 
@@ -74,6 +78,8 @@ class RigPin(MockPWMPin):
         self.edge_jitter_s: tuple[float, float] = (0.0, 0.0)
         self._jitter_rng = random.Random(0)
         self._delivered_until = float("-inf")
+        #: Told of every change of the line as (level, model time): the enable monostable.
+        self.on_change: Callable[[bool, float], None] | None = None
         super().__init__(factory, info)
 
     # -- model time instead of time.monotonic ------------------------------------------
@@ -84,6 +90,9 @@ class RigPin(MockPWMPin):
         t = self._factory.ticks()
         state["states"].append(PinState(t - state["_last_change"], value))
         state["_state"], state["_last_change"] = value, t
+        hook = state.get("on_change")
+        if hook is not None:
+            hook(bool(value), t)
         return True
 
     def clear_states(self) -> None:
@@ -185,6 +194,14 @@ class MockRig:
         self.motor_pins = (self.factory.pin(pinmap.motor[0]), self.factory.pin(pinmap.motor[1]))
         self.beam_pin = self.factory.pin(pinmap.beam) if pinmap.beam is not None else None
         self.button_pin = self.factory.pin(pinmap.button) if pinmap.button is not None else None
+        #: The enable line's monostable (None: nSLEEP/STBY tied high, the bridge always awake).
+        self.enable_line: EnableMonostable | None = None
+        self.enable_pin = None
+        if pinmap.enable is not None:
+            self.enable_line = EnableMonostable(pinmap.enable_hold_ms / 1000.0)
+            self.enable_pin = self.factory.pin(pinmap.enable)
+            if isinstance(self.enable_pin, RigPin):
+                self.enable_pin.on_change = self.enable_line.edge
         self.transitions: list[tuple[float, bool]] = []
         self._glitching = False
         self._held = False  # a person holds a card in the beam
@@ -201,8 +218,22 @@ class MockRig:
         return [float(s.state) for s in self.motor_pin.states]
 
     # -- coupling: pins -> mechanism ---------------------------------------------------
+    @property
+    def bridge_awake(self) -> bool:
+        """nSLEEP/STBY high: tied high, or the enable monostable still holding."""
+        line = self.enable_line
+        return line is None or line.powered(self.clock.now())
+
+    @property
+    def braking(self) -> bool:
+        """Both inputs high on an awake dual bridge: the motor is shorted (DRV8833, TB6612)."""
+        a, b = (float(pin.state) for pin in self.motor_pins)
+        return self.pinmap.motor_kind == "dual" and a > 0 and b > 0 and self.bridge_awake
+
     def duty(self) -> float:
         """What the H-bridge drives the roller with, read off the motor pins (reverse = no feed)."""
+        if not self.bridge_awake:
+            return 0.0  # asleep: outputs high-impedance, whatever IN1/IN2 say
         a, b = (float(pin.state) for pin in self.motor_pins)
         if self.pinmap.motor_kind == "dual":
             return a if b == 0 else 0.0
@@ -211,12 +242,17 @@ class MockRig:
     def _sync_duty(self) -> None:
         duty = self.duty()
         if duty != self.mechanism.duty:
-            self.mechanism.set_duty(duty)
+            self.mechanism.set_duty(duty, braked=self.braking)
 
     # -- Timeline protocol ------------------------------------------------------------
     def next_event_s(self) -> float | None:
         self._sync_duty()
-        return self.mechanism.next_transition_s()
+        events = [self.mechanism.next_transition_s()]
+        line = self.enable_line
+        if line is not None and self.mechanism.duty > 0 and line.powered(self.clock.now()):
+            events.append(line.off_at())  # the monostable times out: the roller stops then
+        due = [t for t in events if t is not None]
+        return min(due) if due else None
 
     def run_until(self, t_s: float) -> None:
         self._sync_duty()

@@ -34,6 +34,14 @@ MOTOR_KINDS = ("dual", "phase_enable")
 BEAM_ACTIVE = ("low", "high")
 BEAM_PULL = ("auto", "up", "down", "none")
 
+#: The most each motor limit may be set to, in ms: the Pico firmware's own ceilings
+#: (firmware_bridge.protocol.LIMITS max_ms, jam_ms, block_ms), so no config lets a motor
+#: run longer on a Pi than on a Pico.
+CEILINGS_MS = {"max_run_ms": 30000.0, "jam_ms": 5000.0, "blocked_ms": 2000.0}
+#: The shortest and longest monostable hold the driver can keep toggled (it toggles at a
+#: third of the hold from its supervising loop).
+ENABLE_HOLD_RANGE_MS = (5.0, 1000.0)
+
 #: The pins the mock rig uses when a spec gives none (also the wiring in docs/hardware.md).
 DEFAULT_PINS: dict[str, Any] = {
     "motor": (17, 18),
@@ -58,13 +66,24 @@ class PinMap:
     button: int | None = None
     led: int | None = None
     buzzer: int | None = None
+    #: The motor-enable line (DRV8833 nSLEEP / TB6612 STBY) through a retriggerable
+    #: monostable: the driver toggles it while a job runs, and the monostable holds the
+    #: H-bridge awake only ``enable_hold_ms`` after the last edge, so a frozen or killed
+    #: process stops the motor in hardware (docs/hardware.md, "The enable line").
+    enable: int | None = None
+    #: The monostable's hold time (its RC): the motor stops this long after the toggling does.
+    enable_hold_ms: float = 50.0
+    #: Stop by braking: both H-bridge inputs high for this long (DRV8833 and TB6612 short
+    #: the motor: the roller stops sooner than when it coasts), then both low. 0 = coast.
+    #: Dual (IN1/IN2) wiring only.
+    brake_ms: float = 0.0
     #: Open-loop feed time per card (GUESS until `uno-attack calibrate tune` measures it).
     ms_per_card: float = 250.0
     #: Jam: no card within this long while the motor runs (closed loop).
     jam_ms: float = 1500.0
     #: Jam: the beam blocked for longer than this.
     blocked_ms: float = 500.0
-    #: The motor never runs longer than this in one go.
+    #: The motor never runs longer than this in one go (ceiling: :data:`CEILINGS_MS`).
     max_run_ms: float = 10000.0
     #: Closed loop (count with the beam) when a beam is wired; open loop otherwise.
     closed_loop: bool | None = None
@@ -110,7 +129,7 @@ class PinMap:
     def pins(self) -> dict[str, int]:
         """Every wired pin by role (the motor's two as ``motor_a``/``motor_b``)."""
         named = {"motor_a": self.motor[0], "motor_b": self.motor[1]}
-        for role in ("beam", "button", "led", "buzzer"):
+        for role in ("beam", "button", "led", "buzzer", "enable"):
             pin = getattr(self, role)
             if pin is not None:
                 named[role] = pin
@@ -125,10 +144,11 @@ _FLOAT_KEYS = (
     "max_run_ms",
     "hold_clear_ms",
     "double_ms",
+    "enable_hold_ms",
 )
 #: Keys that may be 0 (a filter turned off).
-_ZERO_OK = ("glitch_ms", "debounce_ms", "lockout_ms", "coast_ms")
-_PIN_KEYS = ("beam", "button", "led", "buzzer")
+_ZERO_OK = ("glitch_ms", "debounce_ms", "lockout_ms", "coast_ms", "brake_ms")
+_PIN_KEYS = ("beam", "button", "led", "buzzer", "enable")
 _CHOICES = {"motor_kind": MOTOR_KINDS, "beam_active": BEAM_ACTIVE, "beam_pull": BEAM_PULL}
 KEYS = tuple(f.name for f in fields(PinMap))
 
@@ -246,9 +266,42 @@ def validate(pinmap: PinMap, where: str) -> None:
     check_beam_polarity(pinmap, where)
     if pinmap.closed_loop and pinmap.beam is None:
         raise ConfigError(f"{where}: closed_loop=true needs a beam sensor pin (key beam)")
+    check_ceilings(pinmap, where)
+    if pinmap.enable is not None and pinmap.brake_ms >= pinmap.enable_hold_ms:
+        raise ConfigError(
+            f"{where}: brake_ms={pinmap.brake_ms:g} must be shorter than "
+            f"enable_hold_ms={pinmap.enable_hold_ms:g} (a sleeping bridge coasts instead)"
+        )
+    if pinmap.brake_ms and pinmap.motor_kind != "dual":
+        raise ConfigError(
+            f"{where}: brake_ms={pinmap.brake_ms} needs motor_kind=dual (IN1/IN2 both high)",
+            hint="a PHASE/ENABLE bridge brakes by itself when enable goes low: set brake_ms=0",
+        )
     if pinmap.blocked_ms >= pinmap.max_run_ms or pinmap.jam_ms >= pinmap.max_run_ms:
         raise ConfigError(
             f"{where}: jam_ms and blocked_ms must be shorter than max_run_ms={pinmap.max_run_ms}"
+        )
+
+
+def check_ceilings(pinmap: PinMap, where: str) -> None:
+    """Refuse a motor limit above its ceiling (:data:`CEILINGS_MS`), as the Pico clamps them.
+
+    A refusal, not a silent clamp: a config asking for a 24 h run is a mistake the builder
+    must see, and the same config must mean the same bound on every backend.
+    """
+    for key, ceiling in CEILINGS_MS.items():
+        value = getattr(pinmap, key)
+        if value > ceiling:
+            raise ConfigError(
+                f"{where}: key {key}={value:g} is above its ceiling of {ceiling:g} ms",
+                hint=f"set {key} to at most {ceiling:g} (the Pico firmware's ceiling too; "
+                "docs/hardware.md, 'Motor limits')",
+            )
+    low, high = ENABLE_HOLD_RANGE_MS
+    if not low <= pinmap.enable_hold_ms <= high:
+        raise ConfigError(
+            f"{where}: key enable_hold_ms={pinmap.enable_hold_ms:g} must be {low:g} to {high:g} ms "
+            "(the hold time of the enable line's monostable)"
         )
 
 

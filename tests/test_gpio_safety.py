@@ -82,11 +82,10 @@ def test_sigterm_handler_stops_every_registered_motor_then_exits(
     assert driver.fault is not None and driver.fault.fault == "sigterm"
 
 
-SIGTERM_CHILD = textwrap.dedent(
+SIGNAL_CHILD = textwrap.dedent(
     """
     import json, sys
     from gpiozero.pins.mock import MockFactory, MockPWMPin
-    from hardware import safety
     from hardware.clock import MonotonicClock
     from hardware.gpio_driver import GpioDriver
     from hardware.pinmap import DEFAULT_PINS, pinmap_from_mapping
@@ -96,32 +95,72 @@ SIGTERM_CHILD = textwrap.dedent(
             print("motor running", flush=True)
             return super().wait(event, timeout)
 
-    safety.install_sigterm_handler()
+    # no handler installed here: opening the driver is enough (every command is covered)
     factory = MockFactory(pin_class=MockPWMPin)
     pinmap = pinmap_from_mapping(
-        {"sounds": False, "jam_ms": 60000, "blocked_ms": 60000, "max_run_ms": 120000},
+        {"sounds": False, "jam_ms": 5000, "blocked_ms": 2000, "max_run_ms": 30000},
         "child", defaults=DEFAULT_PINS)
     driver = GpioDriver(pinmap, pin_factory=factory, clock=AnnouncingClock())
     pin = factory.pin(17)
     try:
-        driver.feed(5)  # no cards ever come: waits (really) until SIGTERM
+        driver.feed(5)  # no cards ever come: waits (really) until the signal
     finally:
-        print(json.dumps([float(s.state) for s in pin.states]), flush=True)
+        fault = driver.fault.fault if driver.fault else None
+        print(json.dumps([[float(s.state) for s in pin.states], fault]), flush=True)
     """
 )
 
 
-def test_sigterm_to_a_process_with_the_motor_running_stops_it_and_exits_cleanly() -> None:
+@pytest.mark.parametrize(
+    ("signum", "returncode"),
+    [
+        (signal.SIGTERM, 128 + signal.SIGTERM),
+        (signal.SIGHUP, 128 + signal.SIGHUP),
+        (signal.SIGINT, -signal.SIGINT),  # KeyboardInterrupt, as Ctrl-C always ends Python
+    ],
+    ids=["SIGTERM", "SIGHUP", "SIGINT"],
+)
+def test_each_stop_signal_to_a_process_with_the_motor_running_stops_it(
+    signum: signal.Signals, returncode: int
+) -> None:
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
-        [sys.executable, "-c", SIGTERM_CHILD], stdout=subprocess.PIPE, text=True, env=env
+        [sys.executable, "-c", SIGNAL_CHILD],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     assert child.stdout is not None
     assert child.stdout.readline().strip() == "motor running"
-    child.send_signal(signal.SIGTERM)
+    child.send_signal(signum)
     rest, _ = child.communicate(timeout=30)
-    assert child.returncode == 128 + signal.SIGTERM
-    assert json.loads(rest.strip().splitlines()[-1]) == ON_OFF
+    assert child.returncode == returncode
+    states, fault = json.loads(rest.strip().splitlines()[-1])
+    assert states == ON_OFF
+    assert fault == safety.STOP_SIGNALS[signum]
+
+
+def test_a_handler_installed_before_the_driver_is_still_called_after_the_motor_stops(
+    rig: MockRig,
+) -> None:
+    calls: list[bool] = []
+    original = signal.getsignal(signal.SIGHUP)
+    saved = dict(safety._previous_handlers)
+    try:
+        signal.signal(signal.SIGHUP, lambda signum, frame: calls.append(driver.motor_running))
+        driver = GpioDriver(rig.pinmap, pin_factory=rig.factory, clock=rig.clock)
+        driver.start_motor()
+        handler = signal.getsignal(signal.SIGHUP)
+        assert callable(handler)
+        handler(signal.SIGHUP, None)
+        assert calls == [False]  # the server's handler ran, and the motor was already off
+        assert driver.fault is not None and driver.fault.fault == "sighup"
+        driver.close()
+    finally:
+        signal.signal(signal.SIGHUP, original)
+        safety._previous_handlers.clear()
+        safety._previous_handlers.update(saved)
 
 
 @pytest.mark.filterwarnings("ignore::pytest.PytestUnhandledThreadExceptionWarning")
@@ -171,7 +210,7 @@ def test_beam_edges_from_another_thread_are_counted_and_stop_the_motor() -> None
 
     driver = GpioDriver(
         # glitch_ms=0: the thread's pulses are microseconds wide (no test sleeps to widen them)
-        _pinmap(jam_ms=30_000, blocked_ms=20_000, max_run_ms=60_000, glitch_ms=0),
+        _pinmap(jam_ms=5_000, blocked_ms=2_000, max_run_ms=30_000, glitch_ms=0),
         pin_factory=factory,
         clock=SignallingClock(),
     )
