@@ -293,8 +293,8 @@ def check_ceilings(pinmap: PinMap, where: str) -> None:
         value = getattr(pinmap, key)
         if value > ceiling:
             raise ConfigError(
-                f"{where}: key {key}={value:g} is above its ceiling of {ceiling:g} ms",
-                hint=f"set {key} to at most {ceiling:g} (the Pico firmware's ceiling too; "
+                f"{where}: key {key}={value:.0f} is above its ceiling of {ceiling:.0f} ms",
+                hint=f"set {key} to at most {ceiling:.0f} (the Pico firmware's ceiling too; "
                 "docs/hardware.md, 'Motor limits')",
             )
     low, high = ENABLE_HOLD_RANGE_MS
