@@ -49,15 +49,16 @@ def test_bad_spec_is_one_error_line_with_a_hint(capsys: pytest.CaptureFixture[st
     assert "Traceback" not in err
 
 
-def test_bring_up_test_spins_the_motor_and_fails_when_nobody_presses_the_button(
+def test_bring_up_test_spins_the_motor_and_the_mock_rig_presses_the_button(
     capsys: pytest.CaptureFixture[str],
 ) -> None:
     code = main(["launcher", "test", "--launcher", "gpio://?mock=1&cards=10", "--spin-ms", "600"])
     out = capsys.readouterr().out
     assert "beam before spin: clear" in out
     assert "ran 600 ms, beam counted 2 card(s) -- ok" in out
-    assert "button: not pressed -- FAILED" in out
-    assert code == 1
+    assert "button: press it now" in out
+    assert "button: pressed -- ok (the mock rig pressed it)" in out
+    assert code == 0
 
 
 def test_bring_up_test_without_a_button_passes(capsys: pytest.CaptureFixture[str]) -> None:

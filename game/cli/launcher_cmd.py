@@ -3,7 +3,10 @@
 * ``serve``  the launcher of a physical game: fire on each button press, log, survive jams;
 * ``fire``   press a few times and print what came out;
 * ``test``   bring-up checks: motor spin, beam, button (GPIO); one press elsewhere;
-* ``status`` what the launcher is and can do, its latched fault, the device's own report;
+* ``status`` what the launcher is and can do, its latched fault, the device's own report
+  (for a gpio:// launcher served by ``serve``: that server's fault, read from its state file);
+* ``doctor`` is this Pi set up so that a dead process cannot leave the motor running;
+* ``off``    drive the motor pins low and release them (the service's ``ExecStopPost=``);
 * ``list``   every launcher scheme this install knows, built-in or from other distributions;
 * ``clear``  clear a latched fault (in a running ``serve`` via its pid file, or on the launcher);
 * ``ports``  list serial ports (for ``serial://`` launchers).
@@ -25,11 +28,18 @@ from contextlib import ExitStack
 from pathlib import Path
 from typing import Any, TextIO
 
-from game.cli.launcher_serve import EMPTY_NOTE, simulated_and_empty
-from game.cli.pidlock import PidLock, default_pid_file, signal_server
+from game.cli.launcher_serve import (
+    EMPTY_NOTE,
+    StateFile,
+    motor_settings,
+    simulated_and_empty,
+    state_file_for,
+)
+from game.cli.pidlock import PidLock, default_pid_file, holder_pid, signal_server
 from hardware import safety
 from hardware.errors import ConfigError, LauncherError
 from hardware.files import PathError
+from hardware.sd_notify import Notifier
 from launcher.base import Capability, Launcher
 from launcher.gpio import GpioLauncher
 from launcher.spec import open_launcher, parse_spec, resolve_spec
@@ -57,6 +67,8 @@ def register(subparsers: Any) -> None:
         commands, "status", "what the launcher is, can do, and whether a fault is latched", _status
     )
     _add(commands, "clear", "clear a latched fault", _clear)
+    _add(commands, "doctor", "is this Pi set up to stop the motor when the software dies", _doctor)
+    _add(commands, "off", "drive the motor pins low and release them (after a crash)", _off)
     _add(commands, "ports", "list serial ports", _ports)
     _add(commands, "list", "every launcher scheme: built-in, or added by another package", _list)
     from game.cli import acceptance
@@ -112,6 +124,16 @@ def _test_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--button-timeout", type=float, default=10.0, help="seconds to wait for a button press"
     )
+    parser.add_argument(
+        "--no-button",
+        action="store_true",
+        help="do not wait for a button press (the report lists the button as not checked)",
+    )
+    parser.add_argument(
+        "--cards",
+        type=int,
+        help="cards in the hopper: with some loaded, a spin that moves none fails the test",
+    )
     _json_option(parser)
 
 
@@ -126,13 +148,34 @@ def _clear_options(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def _pid_file_option(parser: argparse.ArgumentParser, verb: str) -> None:
+    parser.add_argument(
+        "--pid-file",
+        metavar="FILE",
+        help=f"{verb} the `serve` holding this pid file (default: serve's default, "
+        "$XDG_RUNTIME_DIR/uno-attack/serve.pid; the service's is /run/uno-attack/serve.pid)",
+    )
+
+
+def _doctor_options(parser: argparse.ArgumentParser) -> None:
+    _json_option(parser)
+    parser.add_argument(
+        "--sys-root",
+        metavar="DIR",
+        default="/",
+        help="read /sys and /proc under this folder instead of / (to check a copied image)",
+    )
+
+
 _OPTIONS = {
     "serve": _serve_options,
     "fire": _fire_options,
     "test": _test_options,
     "clear": _clear_options,
     "ports": lambda parser: None,
-    "status": _json_option,
+    "status": lambda parser: (_json_option(parser), _pid_file_option(parser, "read the state of")),
+    "doctor": _doctor_options,
+    "off": lambda parser: None,
     "list": _json_option,
 }
 
@@ -158,11 +201,21 @@ def _serve(
         _follow_real_time(launcher)
         _load(launcher, args.cards, out)
         writer = stack.enter_context(_session_writer(args, launcher)) if args.log else None
-        _write_pid_file(Path(args.pid_file) if args.pid_file else None, stack, out)
+        pid_file = _write_pid_file(Path(args.pid_file) if args.pid_file else None, stack, out)
+        state = StateFile(state_file_for(pid_file), launcher) if pid_file is not None else None
+        if state is not None:
+            stack.callback(state.remove)
         source, how = _press_source(launcher, stdin or sys.stdin)
         print(f"serving {launcher!r}: {how}", file=out, flush=True)
         stats = serve(
-            launcher, source, writer, out=out, max_presses=args.max_presses, idle_s=args.idle
+            launcher,
+            source,
+            writer,
+            out=out,
+            max_presses=args.max_presses,
+            idle_s=args.idle,
+            notifier=Notifier(),
+            state=state,
         )
     print(
         f"stopped: {stats.presses} presses, {stats.cards} cards, {stats.faults} faults, motor off",
@@ -217,7 +270,7 @@ def _on_sigusr1(callback: Any) -> None:
         signal.signal(signal.SIGUSR1, lambda signum, frame: callback())
 
 
-def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> None:
+def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> Path | None:
     """The locked pid file (``game.cli.pidlock``): held while serving, removed at the end.
 
     A second server on the same machine without ``--pid-file`` runs without one (and says
@@ -229,8 +282,9 @@ def _write_pid_file(path: Path | None, stack: ExitStack, out: TextIO) -> None:
         if path is not None:
             raise
         print(f"note: no pid file for this server ({error}); use --pid-file", file=out)
-        return
+        return None
     stack.callback(lock.release)
+    return lock.path
 
 
 # -- fire -----------------------------------------------------------------------------
@@ -285,23 +339,26 @@ def _describe_meta(meta: dict[str, Any]) -> str:
 
 # -- test -----------------------------------------------------------------------------
 def _test(args: argparse.Namespace) -> int:
-    """Bring-up checks; ``--json`` prints ``{"ok": …, "output": [lines]}`` instead of the lines."""
+    """Bring-up checks; ``--json`` prints ``{"ok": …, "checks": …, "unchecked": …, "output": …}``.
+
+    ``unchecked`` lists what could not be checked and why (no cards loaded, no button
+    press asked for): a pass says what it passed on.
+    """
     lines: list[str] = []
+    unchecked: list[str] = []
     emit = lines.append if args.json else print
     with _open(args) as launcher:
         driver = launcher.driver if isinstance(launcher, GpioLauncher) else None
         if driver is None:
-            volley = launcher.hit()
-            emit(
-                f"press: {volley.counted} card(s) -- ok "
-                f"({launcher.backend} has no motor, beam or button to check)"
-            )
-            checks = {"press": True}
+            checks = _test_other_backend(launcher, args, emit)
         else:
-            checks = {
-                "motor": _check_motor(launcher, driver, args.spin_ms, emit),
-                "button": _check_button(driver, args.button_timeout, emit),
-            }
+            _load_for_test(launcher, args.cards)
+            checks = {"motor": _check_motor(launcher, driver, args.spin_ms, emit, unchecked)}
+            if args.no_button:
+                emit("button: not checked (--no-button)")
+                unchecked.append("button (--no-button)")
+            else:
+                checks["button"] = _check_button(launcher, driver, args.button_timeout, emit)
         if args.json:
             _print_json(
                 {
@@ -309,20 +366,62 @@ def _test(args: argparse.Namespace) -> int:
                     "backend": launcher.backend,
                     "ok": all(checks.values()),
                     "checks": checks,
+                    "unchecked": unchecked,
                     "output": lines,
                 }
             )
+        elif unchecked:
+            print(f"not checked: {'; '.join(unchecked)}")
     return EXIT_OK if all(checks.values()) else EXIT_CHECK_FAILED
 
 
-def _check_motor(launcher: Any, driver: Any, spin_ms: float, emit: Any = print) -> bool:
+def _test_other_backend(launcher: Launcher[Any], args: argparse.Namespace, emit: Any) -> Any:
+    """sim://, serial://, emu://: one press (the Pico's own bring-up test is its firmware's)."""
+    volley = launcher.hit()
+    emit(
+        f"press: {volley.counted} card(s) -- ok "
+        f"({launcher.backend} has no motor, beam or button to check)"
+    )
+    return {"press": True}
+
+
+def _load_for_test(launcher: Launcher[Any], cards: int | None) -> None:
+    """``--cards N``: the hopper holds N cards (the model, and a mock rig's mechanism)."""
+    if cards is None:
+        return
+    if not 0 <= cards <= MAX_CARDS:
+        raise ConfigError(f"--cards {cards}: expected a whole number from 0 to {MAX_CARDS:,}")
+    launcher.unload()
+    if cards:
+        launcher.load(range(cards))
+
+
+def _cards_in_hopper(launcher: Any) -> int:
+    """What the hopper holds as far as we know: the mock rig's mechanism, else the model."""
+    rig = getattr(launcher, "rig", None)
+    return int(rig.mechanism.hopper) if rig is not None else int(launcher.remaining)
+
+
+def _check_motor(
+    launcher: Any, driver: Any, spin_ms: float, emit: Any = print, unchecked: Any = None
+) -> bool:
     emit(f"beam before spin: {_beam_state(driver)}")
+    loaded = _cards_in_hopper(launcher)
     try:
         result = driver.run_for(spin_ms)
     except LauncherError as error:
         emit(f"motor: FAILED -- {error}")
         return False
+    if driver.beam is not None and loaded and not result.counted:
+        emit(
+            f"motor: ran {result.motor_ms:.0f} ms with {loaded} card(s) loaded and the beam "
+            "counted none -- FAILED (motor not turning, roller not touching the cards, or the "
+            "beam not seeing them: check the motor supply and wiring, then beam_active)"
+        )
+        return False
     emit(f"motor: ran {result.motor_ms:.0f} ms, beam counted {result.counted} card(s) -- ok")
+    if driver.beam is not None and not loaded and unchecked is not None:
+        unchecked.append("that the motor feeds cards (none loaded: give --cards N after loading)")
     if driver.passages_ms:
         shown = ", ".join(f"{ms:.0f}" for ms in list(driver.passages_ms)[-10:])
         emit(f"beam: each card blocked it for {shown} ms (set double_ms above the longest single)")
@@ -338,41 +437,127 @@ def _beam_state(driver: Any) -> str:
     return "blocked" if driver.beam_blocked else "clear"
 
 
-def _check_button(driver: Any, timeout: float, emit: Any = print) -> bool:
+#: When the mock rig presses the button for `launcher test` (s after the prompt).
+MOCK_PRESS_AFTER_S = 0.5
+
+
+def _check_button(launcher: Any, driver: Any, timeout: float, emit: Any = print) -> bool:
     if driver.button is None:
         emit("button: none configured -- skipped")
         return True
     # the prompt goes to a person even when the report is JSON
     print(
-        f"button: press it within {timeout:g} s ...",
+        f"button: press it now (within {timeout:g} s; --no-button skips this) ...",
         file=sys.stdout if emit is print else sys.stderr,
     )
+    driver.drop_button_events()
     driver.button_changed.clear()
-    pressed = driver.button_events or driver.clock.wait(driver.button_changed, timeout)
+    rig = getattr(launcher, "rig", None)
+    if rig is not None:  # the mock rig is the person at the bench
+        rig.press_button(at=driver.clock.now() + min(MOCK_PRESS_AFTER_S, timeout / 2))
+    pressed = _wait_for_press(driver, timeout)
+    by = " (the mock rig pressed it)" if rig is not None and pressed else ""
     emit(
-        "button: pressed -- ok" if pressed else "button: not pressed -- FAILED (check wiring / pin)"
+        f"button: pressed -- ok{by}"
+        if pressed
+        else "button: not pressed -- FAILED (check wiring / pin, or use --no-button)"
     )
-    return bool(pressed)
+    return pressed
+
+
+def _wait_for_press(driver: Any, timeout: float) -> bool:
+    """A debounced press within ``timeout`` (on the driver's clock)."""
+    deadline = driver.clock.now() + timeout
+    while True:
+        driver.poll_inputs()
+        if any(kind == "press" for kind, _ in driver.button_events):
+            return True
+        remaining = deadline - driver.clock.now()
+        if remaining <= 0:
+            return False
+        driver.button_changed.clear()
+        due = driver.inputs_due()
+        wait = remaining if due is None else max(0.0, min(remaining, due - driver.clock.now()))
+        driver.clock.wait(driver.button_changed, wait)
 
 
 # -- status ---------------------------------------------------------------------------
 def _status(args: argparse.Namespace) -> int:
-    """Exit 0 when no fault is latched, 1 when one is (scripts can test it)."""
-    with _open(args) as launcher:
-        report = status_report(launcher)
-    report["spec"] = resolve_spec(args.launcher)
+    """Exit 0 when no fault is latched, 1 when one is (scripts can test it).
+
+    A gpio:// fault lives in the process driving the pins: when a ``serve`` holds the pid
+    file, its state file is the report (opening the pins again would show a fresh launcher
+    with "none latched"); otherwise the pins are opened here.
+    """
+    spec = resolve_spec(args.launcher)
+    report = _served_status(spec, args.pid_file)
+    if report is None:
+        with _open(args) as launcher:
+            report = status_report(launcher)
+    report["spec"] = spec
     if args.json:
         _print_json(report)
     else:
-        print(f"launcher: {report['launcher']}")
-        print(f"backend: {report['backend']} ({report['spec']})")
+        _print_status(report)
+    return EXIT_CHECK_FAILED if report["fault"] else EXIT_OK
+
+
+def _print_status(report: dict[str, Any]) -> None:
+    print(f"launcher: {report['launcher']}")
+    print(f"backend: {report['backend']} ({report['spec']})")
+    if report.get("served_by"):
+        print(f"served by: pid {report['served_by']} (state {report['state_file']})")
+    else:
         print(f"capabilities: {', '.join(report['capabilities']) or 'none'}")
         print(f"cards in the hopper model: {report['remaining']}")
-        print(f"fault: {report['fault'] or 'none latched'}")
-        device = report["device"]
-        if device is not None:
-            print("device: " + " ".join(f"{key}={value}" for key, value in device.items()))
-    return EXIT_CHECK_FAILED if report["fault"] else EXIT_OK
+    print(f"fault: {report['fault'] or 'none latched'}")
+    if report.get("fault_message"):
+        print(f"  {report['fault_message']}")
+    settings = report.get("settings")
+    if settings:
+        print("motor settings: " + " ".join(f"{key}={value}" for key, value in settings.items()))
+    device = report["device"]
+    if device is not None:
+        print("device: " + " ".join(f"{key}={value}" for key, value in device.items()))
+
+
+def _served_status(spec: str, pid_file: str | None) -> dict[str, Any] | None:
+    """The state of the live ``serve`` of a gpio:// launcher, or None (open the pins).
+
+    Looked for at ``--pid-file`` when given, else at serve's default pid file for a real
+    (not mock) gpio:// spec.
+    """
+    if parse_spec(spec).scheme != "gpio" or (not pid_file and "mock=1" in spec):
+        return None
+    pid_path = Path(pid_file) if pid_file else default_pid_file()
+    pid = holder_pid(pid_path)
+    if pid is None:
+        if pid_file:
+            raise LauncherError(
+                f"{pid_path}: no `launcher serve` holds this pid file",
+                hint="start the server (or the service) first, or leave out --pid-file",
+            )
+        return None
+    path = state_file_for(pid_path)
+    try:
+        state = json.loads(path.read_text(encoding="utf-8"))
+    except (OSError, ValueError) as error:
+        raise LauncherError(
+            f"{path}: the state of the server (pid {pid}) cannot be read ({error})",
+            hint="run `launcher status` as the service's user or with sudo",
+        ) from None
+    return {
+        "launcher": state.get("launcher"),
+        "backend": state.get("backend"),
+        "served_by": pid,
+        "state_file": str(path),
+        "fault": state.get("fault"),
+        "fault_message": state.get("fault_message"),
+        "settings": state.get("settings") or {},
+        "stats": state.get("stats") or {},
+        "updated": state.get("updated"),
+        "device": None,
+    }
 
 
 def status_report(launcher: Launcher[Any]) -> dict[str, Any]:
@@ -391,8 +576,59 @@ def status_report(launcher: Launcher[Any]) -> dict[str, Any]:
         "capabilities": sorted(c.value for c in launcher.capabilities),
         "remaining": launcher.remaining,
         "fault": fault or None,
+        "fault_message": str(launcher.fault) if launcher.fault is not None else None,
+        "settings": motor_settings(launcher),
         "device": device,
     }
+
+
+# -- doctor and off ---------------------------------------------------------------------
+def _doctor(args: argparse.Namespace) -> int:
+    """Exit 1 when this Pi would leave a motor running after the launcher's process dies."""
+    from hardware.kernel_gpio import check_output_release
+    from hardware.pin_factory import LGPIO_HINT, lgpio_problem
+
+    release = check_output_release(Path(args.sys_root))
+    missing = lgpio_problem() if release.result != "not_a_pi" else None
+    checks = {
+        "released_outputs": dataclasses.asdict(release),
+        "lgpio": {"ok": missing is None, "problem": missing},
+    }
+    ok = release.ok and missing is None
+    if args.json:
+        _print_json({"ok": ok, "checks": checks})
+        return EXIT_OK if ok else EXIT_CHECK_FAILED
+    verdict = {"ok": "ok", "fail": "FAILED", "not_a_pi": "not checked"}[release.result]
+    print(f"kernel: {release.detail} -- {verdict}")
+    if release.hint:
+        print(f"  hint: {release.hint}")
+    if release.result != "not_a_pi":
+        print(f"lgpio: {'imports -- ok' if missing is None else f'{missing} -- FAILED'}")
+        if missing is not None:
+            print(f"  hint: {LGPIO_HINT}")
+    return EXIT_OK if ok else EXIT_CHECK_FAILED
+
+
+def _off(args: argparse.Namespace) -> int:
+    """Open the pins (gpiozero drives every output low on opening), then release them."""
+    spec = resolve_spec(args.launcher)
+    if parse_spec(spec).scheme != "gpio":
+        raise ConfigError(
+            f"{spec}: `launcher off` drives GPIO pins; other launchers stop their own motor",
+            hint="give the gpio:// spec of the service, e.g. gpio://?config=/etc/uno-attack/launcher.toml",
+        )
+    with _open(args) as launcher:
+        assert isinstance(launcher, GpioLauncher)
+        driver = launcher.driver
+        driver.stop_motor()
+        pins = ", ".join(str(pin) for pin in driver.pinmap.motor)
+        running = driver.motor_running
+    if running:
+        raise LauncherError(f"the motor pins GPIO {pins} did not go low")
+    enable = driver.pinmap.enable
+    extra = f" and the enable line GPIO {enable}" if enable is not None else ""
+    print(f"motor pins GPIO {pins}{extra} driven low, then released")
+    return EXIT_OK
 
 
 # -- clear ----------------------------------------------------------------------------

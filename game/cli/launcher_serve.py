@@ -9,6 +9,13 @@ Lines, see docs/profiles.md), so a table evening doubles as a measurement. A fau
 clear: a long press of the button (``hold_clear_ms``), ``clear`` on stdin, SIGUSR1
 (``uno-attack launcher clear --pid-file``). It never fires by itself after a fault.
 
+A running server publishes what it is doing in a small JSON *state file* (next to its pid
+file: ``serve.pid`` -> ``serve.json``): its latched fault, its counters and the motor
+settings in force, so ``uno-attack launcher status`` can report a gpio:// server's fault
+without opening the pins a second time. Under systemd (``Type=notify``) it says READY once
+serving and pings the watchdog from this loop and from the driver's job loop
+(:mod:`hardware.sd_notify`).
+
 Everything is testable on the mock rig: the loop waits on the launcher's clock (a
 virtual one with ``gpio://?mock=1``), and stops after ``max_presses`` presses, when
 ``stop`` is set, or after ``idle_s`` seconds without a press.
@@ -16,15 +23,21 @@ virtual one with ``gpio://?mock=1``), and stops after ``max_presses`` presses, w
 
 from __future__ import annotations
 
+import json
+import os
 import queue
 import threading
 from abc import ABC, abstractmethod
 from collections import deque
-from dataclasses import dataclass
+from dataclasses import asdict, dataclass
+from datetime import UTC, datetime
+from pathlib import Path
 from typing import TYPE_CHECKING, Any, TextIO
 
 from hardware.clock import Clock, MonotonicClock
 from hardware.errors import LauncherFault
+from hardware.files import atomic_write_text
+from hardware.sd_notify import Notifier
 from launcher.base import Capability, Launcher
 from launcher.gpio import GpioLauncher
 
@@ -51,6 +64,60 @@ class ServeStats:
     cards: int = 0
     faults: int = 0
     clears: int = 0
+
+
+#: The motor settings ``launcher status`` shows (those a person tunes or a safety depends on).
+MOTOR_SETTINGS = (
+    "ms_per_card",
+    "duty",
+    "jam_ms",
+    "blocked_ms",
+    "max_run_ms",
+    "brake_ms",
+    "enable",
+    "enable_hold_ms",
+)
+
+
+def motor_settings(launcher: Launcher[Any]) -> dict[str, Any]:
+    """The motor settings in force on a GPIO launcher (empty for other backends)."""
+    if not isinstance(launcher, GpioLauncher):
+        return {}
+    pinmap = launcher.driver.pinmap
+    settings = {key: getattr(pinmap, key) for key in MOTOR_SETTINGS}
+    settings["closed_loop"] = pinmap.uses_closed_loop
+    return settings
+
+
+def state_file_for(pid_file: Path) -> Path:
+    """Where the server holding ``pid_file`` publishes its state (``serve.pid`` -> ``serve.json``)."""
+    return pid_file.with_suffix(".json")
+
+
+class StateFile:
+    """The JSON a running server rewrites after every action (atomically), removed at exit."""
+
+    def __init__(self, path: Path, launcher: Launcher[Any]) -> None:
+        self.path = path
+        self.launcher = launcher
+
+    def write(self, stats: ServeStats) -> None:
+        fault = self.launcher.fault
+        data = {
+            "uno_attack_serve": 1,
+            "pid": os.getpid(),
+            "launcher": repr(self.launcher),
+            "backend": self.launcher.backend,
+            "fault": fault.fault if fault is not None else None,
+            "fault_message": str(fault) if fault is not None else None,
+            "stats": asdict(stats),
+            "settings": motor_settings(self.launcher),
+            "updated": datetime.now(UTC).isoformat(timespec="seconds"),
+        }
+        atomic_write_text(self.path, json.dumps(data, indent=2) + "\n")
+
+    def remove(self) -> None:
+        self.path.unlink(missing_ok=True)
 
 
 class PressSource(ABC):
@@ -189,13 +256,50 @@ def serve(
     max_presses: int | None = None,
     idle_s: float | None = None,
     poll_s: float = 1.0,
+    notifier: Notifier | None = None,
+    state: StateFile | None = None,
 ) -> ServeStats:
-    """Fire on every press until stopped; returns what happened."""
+    """Fire on every press until stopped; returns what happened.
+
+    ``notifier`` (systemd): READY at the start, the watchdog pinged on every pass (at
+    least every ``poll_s``) and from inside every job; ``state``: rewritten after each action.
+    """
     stats = ServeStats()
     clock: Clock = launcher.driver.clock if isinstance(launcher, GpioLauncher) else MonotonicClock()
+    notifier = notifier or Notifier({})
+    if isinstance(launcher, GpioLauncher):
+        launcher.driver.on_heartbeat = notifier.watchdog  # a long job pings from its own loop
+    if state is not None:
+        state.write(stats)
+    notifier.ready(f"serving {launcher.backend}")
+    try:
+        _serve_loop(launcher, source, writer, out, stats, clock, stop, max_presses, idle_s,
+                    poll_s, notifier, state)
+    finally:
+        notifier.stopping()
+        if isinstance(launcher, GpioLauncher):
+            launcher.driver.on_heartbeat = None
+    return stats
+
+
+def _serve_loop(
+    launcher: Launcher[Any],
+    source: PressSource,
+    writer: SessionWriter | None,
+    out: TextIO,
+    stats: ServeStats,
+    clock: Clock,
+    stop: threading.Event | None,
+    max_presses: int | None,
+    idle_s: float | None,
+    poll_s: float,
+    notifier: Notifier,
+    state: StateFile | None,
+) -> None:
     idle_since = clock.now()
     stop = stop or threading.Event()
     while not stop.is_set() and (max_presses is None or stats.presses < max_presses):
+        notifier.watchdog()
         if idle_s is not None and clock.now() - idle_since >= idle_s:
             break
         faulted = _fault_of(launcher) is not None
@@ -207,7 +311,8 @@ def serve(
             break
         _act(action, launcher, writer, out, stats, faulted=faulted)
         source.settled()  # presses made while it fired or cleared are not replayed
-    return stats
+        if state is not None:
+            state.write(stats)
 
 
 def _act(

@@ -178,3 +178,27 @@ def _read_pid(path: Path) -> str:
         return path.read_text(encoding="ascii", errors="replace").split("\n", 1)[0].strip()
     except OSError:
         return ""
+
+
+def holder_pid(path: Path) -> int | None:
+    """The pid of the live ``serve`` holding ``path``'s lock, or None (no file, stale, unreadable).
+
+    For reading a server's state (``launcher status``), never for signalling: it does not
+    insist that the file is the caller's own, as :func:`signal_server` does.
+    """
+    try:
+        fd = os.open(path, os.O_RDONLY | os.O_NOFOLLOW | os.O_CLOEXEC)
+    except OSError:
+        return None
+    try:
+        text = os.read(fd, 64).decode("ascii", "replace").strip()
+        if not text.isdigit():
+            return None
+        try:
+            fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)
+        except BlockingIOError:  # held: by the pid in the file?
+            holder = _flock_holder(os.fstat(fd))
+            return int(text) if holder is None or holder == int(text) else None
+        return None  # nobody holds it: stale
+    finally:
+        os.close(fd)
