@@ -7,10 +7,7 @@ systemd itself verifies the sandbox offline (docs/hardware.md quotes its exposur
 
 from __future__ import annotations
 
-import re
 import shlex
-import shutil
-import subprocess
 from pathlib import Path
 
 import pytest
@@ -80,11 +77,43 @@ def test_the_file_system_is_read_only_except_its_own_directories(
     assert "LG_WD=/run/uno-attack" in service["Environment"]  # lgpio's pipe, in a writable dir
 
 
-def test_devices_are_limited_to_the_gpio_chip(service: dict[str, list[str]]) -> None:
+def test_devices_are_limited_to_the_gpio_chips_every_one_of_them(
+    service: dict[str, list[str]],
+) -> None:
     assert one(service, "DevicePolicy") == "closed"
-    allowed = service["DeviceAllow"]
-    assert allowed and all(re.fullmatch(r"/dev/gpiochip\d+ rw", rule) for rule in allowed)
+    # a Pi 5 on a kernel before 6.6.45 has its header on gpiochip4: the class covers it
+    assert service["DeviceAllow"] == ["char-gpiochip rw"]
     assert "PrivateDevices" not in service  # it would hide /dev/gpiochip*
+
+
+def _cli(command_line: str) -> tuple[list[str], object]:
+    from game.cli import build_parser
+
+    argv = shlex.split(command_line)
+    assert argv[0] == VENV_BIN + "uno-attack"
+    return argv, build_parser().parse_args(argv[1:])
+
+
+def test_after_every_stop_the_motor_pins_are_driven_low(service: dict[str, list[str]]) -> None:
+    _, served = _cli(one(service, "ExecStart"))
+    _, after = _cli(one(service, "ExecStopPost"))
+    assert (after.command, after.launcher_command) == ("launcher", "off")  # type: ignore[attr-defined]
+    assert after.launcher == served.launcher  # type: ignore[attr-defined]
+
+
+def test_it_refuses_to_start_on_a_kernel_that_keeps_released_outputs(
+    service: dict[str, list[str]],
+) -> None:
+    _, before = _cli(one(service, "ExecStartPre"))
+    assert (before.command, before.launcher_command) == ("launcher", "doctor")  # type: ignore[attr-defined]
+
+
+def test_the_watchdog_the_oom_killer_and_file_limits(service: dict[str, list[str]]) -> None:
+    assert one(service, "Type") == "notify"  # serve sends READY=1 (hardware.sd_notify)
+    assert one(service, "NotifyAccess") == "main"
+    assert 2 <= int(one(service, "WatchdogSec")) <= 30  # pinged at least every second
+    assert int(one(service, "OOMScoreAdjust")) <= -500
+    assert int(one(service, "LimitNOFILE")) <= 1024
 
 
 def test_stop_reload_and_restart_match_the_server(service: dict[str, list[str]]) -> None:
@@ -92,22 +121,5 @@ def test_stop_reload_and_restart_match_the_server(service: dict[str, list[str]])
 
     assert one(service, "KillSignal") == "SIGTERM"
     assert one(service, "SuccessExitStatus") == str(SIGTERM_EXIT)
-    assert one(service, "ExecReload") == "/bin/kill -USR1 $MAINPID"  # serve clears on SIGUSR1
+    assert one(service, "ExecReload") == "/usr/bin/kill -USR1 $MAINPID"  # serve clears on SIGUSR1
     assert one(service, "Restart") == "on-failure"
-
-
-@pytest.mark.skipif(shutil.which("systemd-analyze") is None, reason="no systemd-analyze")
-def test_systemd_rates_the_sandbox_safe(tmp_path: Path) -> None:
-    unit = tmp_path / UNIT.name
-    unit.write_text(UNIT.read_text(encoding="utf-8"), encoding="utf-8")
-    run = subprocess.run(
-        ["systemd-analyze", "security", "--offline=yes", str(unit)],
-        capture_output=True,
-        text=True,
-        timeout=60,
-    )
-    if "--offline" in run.stderr:
-        pytest.skip("this systemd-analyze has no --offline")
-    score = re.search(r"Overall exposure level for \S+: ([\d.]+) (\w+)", run.stdout)
-    assert score is not None, run.stdout + run.stderr
-    assert float(score.group(1)) <= 1.0 and score.group(2) == "SAFE"
