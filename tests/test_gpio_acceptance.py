@@ -38,6 +38,7 @@ def test_a_good_mock_build_passes_every_check_it_can_run(
     assert results == {
         "pico_boot": "skip",
         "pins_low_at_boot": "pass",
+        "kernel_releases_outputs": "skip",
         "pins_low_after_stop": "pass",
         "beam_one_card": "pass",
         "button_ten_presses": "pass",
@@ -51,7 +52,7 @@ def test_a_good_mock_build_passes_every_check_it_can_run(
     checks = {c["id"]: c for c in report["checks"]}
     assert checks["button_ten_presses"]["details"]["presses"] == 10
     assert checks["hold_to_clear_no_fire"]["details"]["fired"] == 0
-    assert report["summary"] == {"pass": 8, "fail": 0, "skip": 2}
+    assert report["summary"] == {"pass": 8, "fail": 0, "skip": 3}
     assert report["environment"]["pin_factory"] == "RigFactory"
     assert report["environment"]["gpiozero"]
     assert "attach it to your bug report" in out
@@ -109,3 +110,23 @@ def test_pins_that_cannot_be_opened_still_give_a_report_to_attach(
     assert "lgpio is not installed" in opened["details"]["error"]
     assert "python3-lgpio" in opened["details"]["hint"]
     assert code == 1 and "attach it to your bug report" in out
+
+
+def test_a_stock_pi_kernel_that_keeps_released_outputs_fails_acceptance(tmp_path: Path) -> None:
+    from game.cli.acceptance import Session, check_kernel_releases_outputs
+
+    (tmp_path / "proc/device-tree").mkdir(parents=True)
+    (tmp_path / "proc/device-tree/model").write_bytes(b"Raspberry Pi 5 Model B Rev 1.0\0")
+    params = tmp_path / "sys/module/pinctrl_rp1/parameters"
+    params.mkdir(parents=True)
+    (params / "persist_gpio_outputs").write_text("Y\n")
+    out = io.StringIO()
+    session = Session("gpio://?config=/etc/uno-attack/launcher.toml", None, io.StringIO(), out,
+                      tmp_path / "report.json")
+    session.sys_root = tmp_path
+    check = check_kernel_releases_outputs(session)
+    assert check.result == "fail"
+    assert check.details["parameters"] == {"pinctrl_rp1.persist_gpio_outputs": "Y"}
+    assert "dtparam=strict_gpiod" in out.getvalue()
+    (params / "persist_gpio_outputs").write_text("N\n")
+    assert check_kernel_releases_outputs(session).result == "pass"

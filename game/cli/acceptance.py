@@ -56,6 +56,8 @@ class Session:
     def __init__(self, spec: str, seed: int | None, stdin: TextIO, out: TextIO, report: Path):
         self.spec, self.seed, self.stdin, self.out, self.report = spec, seed, stdin, out, report
         self.checks: list[Check] = []
+        #: Where /sys and /proc are read from (a test's fake Pi; ``/`` on a real one).
+        self.sys_root = Path("/")
         self.started = datetime.now(UTC).isoformat(timespec="seconds")
         self.environment: dict[str, Any] = {}
 
@@ -166,6 +168,23 @@ def check_pins_low_at_boot(s: Session) -> Check:
         "Boot the Pi (or plug in the Pico) with the service stopped. With a multimeter on the "
         "H-bridge inputs IN1 and IN2: is each below 0.4 V against GND?"
     )
+    return check
+
+
+def check_kernel_releases_outputs(s: Session) -> Check:
+    """Without ``dtparam=strict_gpiod`` a killed launcher leaves its motor pins driven (issue 29)."""
+    from hardware.kernel_gpio import check_output_release
+
+    check = Check("kernel_releases_outputs", "a dead process's GPIO outputs return to inputs")
+    if "mock=1" in s.spec or not s.spec.startswith("gpio://"):
+        check.details["reason"] = "needs real GPIO pins (a Pico stops on its own watchdog)"
+        return check
+    verdict = check_output_release(s.sys_root)
+    check.details.update(detail=verdict.detail, parameters=verdict.parameters)
+    if verdict.hint:
+        check.details["hint"] = verdict.hint
+        s.say(f"  {verdict.detail}\n  hint: {verdict.hint}")
+    check.result = {"ok": "pass", "fail": "fail", "not_a_pi": "skip"}[verdict.result]
     return check
 
 
@@ -414,6 +433,7 @@ def run(s: Session) -> int:
     s.say(f"uno-attack acceptance test of {s.spec}; report: {s.report}")
     s.say("Answer y/n, s to skip a check, a number when asked; Ctrl-C stops (the report stays).")
     s.record(check_pins_low_at_boot(s))
+    s.record(check_kernel_releases_outputs(s))
     try:
         opened = s.open()
     except UnoAttackError as error:  # the most useful report of all: why the pins did not open
