@@ -295,7 +295,7 @@ def check_ceilings(pinmap: PinMap, where: str) -> None:
             raise ConfigError(
                 f"{where}: key {key}={value:.0f} is above its ceiling of {ceiling:.0f} ms",
                 hint=f"set {key} to at most {ceiling:.0f} (the Pico firmware's ceiling too; "
-                "docs/hardware.md, 'Motor limits')",
+                "docs/hardware.md, 'Configure')",
             )
     low, high = ENABLE_HOLD_RANGE_MS
     if not low <= pinmap.enable_hold_ms <= high:
