@@ -1,4 +1,4 @@
-"""The motor-enable line's retriggerable monostable: the H-bridge is awake only while it is kept toggling.
+"""The motor-enable line's retriggerable monostable: the H-bridge is awake only while toggled.
 
 A hardware limit that needs no software: nSLEEP (DRV8833) or STBY (TB6612) is driven
 not by a GPIO directly but by a retriggerable monostable (a 74HC123, or a 555 wired as

@@ -137,7 +137,7 @@ class GpioDriver:
         #: The LED's blink timings by pattern name (a copy of :data:`LED_PATTERNS` to tune).
         self.led_patterns = dict(LED_PATTERNS)
         #: Called on every pass of the job loop (``launcher serve``: the systemd watchdog).
-        self.on_heartbeat: Callable[[], None] | None = None
+        self.on_heartbeat: Callable[[], object] | None = None
         self._led_pattern = "off"
         self._devices: list[Any] = []
         try:
@@ -644,7 +644,6 @@ class GpioDriver:
                 self.on_heartbeat()
                 wake = min(wake, self.clock.now() + HEARTBEAT_PERIOD_S)
             self.clock.wait(self._changed, self._until_due(max(0.0, wake - self.clock.now())))
-
 
     def _verdict(self, job: _Job, closed: bool) -> tuple[str | None, float]:
         """(why the job must end now or None, when to look again)."""

@@ -61,7 +61,7 @@ class LinkedPin(MockPWMPin):
 
 
 class BridgeRig:
-    """The H-bridge outside the driving process: pin levels as the kernel keeps them, and the monostable."""
+    """The H-bridge outside the driving process: the kernel's pin levels and the monostable."""
 
     def __init__(
         self, address: str, *, motor: tuple[int, int], enable: int | None, hold_s: float

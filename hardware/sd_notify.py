@@ -41,7 +41,7 @@ class Notifier:
         return self.address is not None
 
     def send(self, message: str) -> bool:
-        """One notification (lines of KEY=VALUE); False when there is nobody to tell or it failed."""
+        """One notification (KEY=VALUE lines); False when there is nobody to tell or it failed."""
         if self.address is None:
             return False
         try:
@@ -62,7 +62,7 @@ class Notifier:
         return self.send("STOPPING=1")
 
     def watchdog(self) -> bool:
-        """``WATCHDOG=1``, at most every quarter of the watchdog interval (a cheap call to repeat)."""
+        """``WATCHDOG=1``, at most every quarter of the watchdog interval (cheap to repeat)."""
         if self.watchdog_s is None:
             return False
         now = self.clock()

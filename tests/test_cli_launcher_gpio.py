@@ -1,4 +1,7 @@
-"""``launcher test``, ``status``, ``doctor`` and ``off`` on gpio:// (issue 29 findings 1 and 7, issue 28 finding 4)."""
+"""``launcher test``, ``status``, ``doctor`` and ``off`` on gpio://.
+
+Issue 29, findings 1 and 7; issue 28, finding 4.
+"""
 
 from __future__ import annotations
 
@@ -29,11 +32,14 @@ def test_a_motor_that_never_turns_with_ten_cards_loaded_fails(
     assert main(["launcher", "test", "--launcher", spec, "--no-button", "--json"]) == 1
     report = _json(capsys)
     assert report["ok"] is False and report["checks"] == {"motor": False}
-    assert any("10 card(s) loaded and the beam counted none -- FAILED" in line
-               for line in report["output"])  # type: ignore[union-attr]
+    assert any(
+        "10 card(s) loaded and the beam counted none -- FAILED" in line for line in report["output"]
+    )  # type: ignore[union-attr]
 
 
-def test_cards_given_on_the_command_line_count_as_loaded(capsys: pytest.CaptureFixture[str]) -> None:
+def test_cards_given_on_the_command_line_count_as_loaded(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
     spec = "gpio://?mock=1&battery=0.1&sounds=0"
     assert main(["launcher", "test", "--launcher", spec, "--no-button", "--cards", "10"]) == 1
     assert "with 10 card(s) loaded" in capsys.readouterr().out
@@ -75,7 +81,10 @@ def test_status_reports_the_fault_latched_in_a_running_server(
     command = [sys.executable, "-c", "from game.cli import main; raise SystemExit(main())"]
     child = subprocess.Popen(
         [*command, "launcher", "serve", "--launcher", spec, "--pid-file", str(pid_file)],
-        stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True, env=env,
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
     )
     try:
         assert child.stdin is not None and child.stdout is not None
@@ -92,8 +101,9 @@ def test_status_reports_the_fault_latched_in_a_running_server(
         child.stdin.write("\n")  # answered on the next pass, after the state was written
         child.stdin.flush()
         assert "fault still latched" in child.stdout.readline()
-        code = main(["launcher", "status", "--launcher", spec, "--pid-file", str(pid_file),
-                     "--json"])
+        code = main(
+            ["launcher", "status", "--launcher", spec, "--pid-file", str(pid_file), "--json"]
+        )
         report = _json(capsys)
         assert code == 1
         assert report["fault"] == "beam_blocked" and report["served_by"] == child.pid
@@ -112,8 +122,10 @@ def test_status_with_a_pid_file_nobody_holds_is_a_clear_error(
 ) -> None:
     pid_file = tmp_path / "serve.pid"
     pid_file.write_text("12345\n")
-    assert main(["launcher", "status", "--launcher", "gpio://?mock=1",
-                 "--pid-file", str(pid_file)]) == 2
+    assert (
+        main(["launcher", "status", "--launcher", "gpio://?mock=1", "--pid-file", str(pid_file)])
+        == 2
+    )
     assert "no `launcher serve` holds this pid file" in capsys.readouterr().err
 
 
@@ -137,8 +149,9 @@ def lgpio_present(monkeypatch: pytest.MonkeyPatch) -> None:
 def test_doctor_fails_on_a_stock_pi_that_keeps_released_outputs(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], lgpio_present: None
 ) -> None:
-    root = _board(tmp_path, "Raspberry Pi 4 Model B Rev 1.5",
-                  pinctrl_bcm2835__persist_gpio_outputs="Y")
+    root = _board(
+        tmp_path, "Raspberry Pi 4 Model B Rev 1.5", pinctrl_bcm2835__persist_gpio_outputs="Y"
+    )
     assert main(["launcher", "doctor", "--sys-root", str(root)]) == 1
     out = capsys.readouterr().out
     assert "pinctrl_bcm2835.persist_gpio_outputs=Y" in out and "FAILED" in out
@@ -148,22 +161,28 @@ def test_doctor_fails_on_a_stock_pi_that_keeps_released_outputs(
 def test_doctor_passes_once_strict_gpiod_is_set(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], lgpio_present: None
 ) -> None:
-    root = _board(tmp_path, "Raspberry Pi 4 Model B Rev 1.5",
-                  pinctrl_bcm2835__persist_gpio_outputs="N")
+    root = _board(
+        tmp_path, "Raspberry Pi 4 Model B Rev 1.5", pinctrl_bcm2835__persist_gpio_outputs="N"
+    )
     assert main(["launcher", "doctor", "--sys-root", str(root)]) == 0
     assert "released outputs return to inputs" in capsys.readouterr().out
 
 
 def test_doctor_reads_the_rp1_driver_on_a_pi_5(tmp_path: Path) -> None:
-    root = _board(tmp_path, "Raspberry Pi 5 Model B Rev 1.0",
-                  pinctrl_rp1__persist_gpio_outputs="Y", pinctrl_bcm2835__persist_gpio_outputs="N")
+    root = _board(
+        tmp_path,
+        "Raspberry Pi 5 Model B Rev 1.0",
+        pinctrl_rp1__persist_gpio_outputs="Y",
+        pinctrl_bcm2835__persist_gpio_outputs="N",
+    )
     check = check_output_release(root)
     assert (check.result, check.driver) == ("fail", "pinctrl_rp1")
 
 
 def test_doctor_understands_the_2024_parameter_name(tmp_path: Path) -> None:
-    root = _board(tmp_path, "Raspberry Pi 3 Model B Plus Rev 1.3",
-                  pinctrl_bcm2835__strict_gpiod="Y")
+    root = _board(
+        tmp_path, "Raspberry Pi 3 Model B Plus Rev 1.3", pinctrl_bcm2835__strict_gpiod="Y"
+    )
     assert check_output_release(root).result == "ok"
 
 
@@ -180,7 +199,7 @@ def test_doctor_off_a_pi_checks_nothing_and_passes(
     assert report["checks"]["released_outputs"]["result"] == "not_a_pi"  # type: ignore[index]
 
 
-# -- launcher off -----------------------------------------------------------------------------------
+# -- launcher off ------------------------------------------------------------------------
 def test_off_drives_the_motor_pins_low(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["launcher", "off", "--launcher", "gpio://?mock=1&enable=5"]) == 0
     assert "motor pins GPIO 17, 18 and the enable line GPIO 5 driven low" in capsys.readouterr().out

@@ -38,7 +38,8 @@ CHILD = textwrap.dedent(
               "blocked_ms": 2000}
     if sys.argv[2] == "enable":
         wiring.update(enable=5, enable_hold_ms=200)
-    driver = GpioDriver(pinmap_from_mapping(wiring, "child"), pin_factory=RigLinkFactory(sys.argv[1]))
+    factory = RigLinkFactory(sys.argv[1])
+    driver = GpioDriver(pinmap_from_mapping(wiring, "child"), pin_factory=factory)
     print("running", flush=True)
     driver.run_for(25000)  # open loop, 25 s: it is killed long before
     """
@@ -56,12 +57,16 @@ def socket_path(tmp_path_factory: pytest.TempPathFactory) -> Iterator[str]:
 
 def _start(socket_path: str, wiring: str) -> tuple[BridgeRig, subprocess.Popen[str]]:
     rig = BridgeRig(
-        socket_path, motor=MOTOR, enable=ENABLE if wiring == "enable" else None,
+        socket_path,
+        motor=MOTOR,
+        enable=ENABLE if wiring == "enable" else None,
         hold_s=HOLD_MS / 1000.0,
     )
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     child = subprocess.Popen(
-        [sys.executable, "-c", CHILD, socket_path, wiring], stdout=subprocess.PIPE, text=True,
+        [sys.executable, "-c", CHILD, socket_path, wiring],
+        stdout=subprocess.PIPE,
+        text=True,
         env=env,
     )
     assert child.stdout is not None

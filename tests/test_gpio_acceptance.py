@@ -121,8 +121,13 @@ def test_a_stock_pi_kernel_that_keeps_released_outputs_fails_acceptance(tmp_path
     params.mkdir(parents=True)
     (params / "persist_gpio_outputs").write_text("Y\n")
     out = io.StringIO()
-    session = Session("gpio://?config=/etc/uno-attack/launcher.toml", None, io.StringIO(), out,
-                      tmp_path / "report.json")
+    session = Session(
+        "gpio://?config=/etc/uno-attack/launcher.toml",
+        None,
+        io.StringIO(),
+        out,
+        tmp_path / "report.json",
+    )
     session.sys_root = tmp_path
     check = check_kernel_releases_outputs(session)
     assert check.result == "fail"

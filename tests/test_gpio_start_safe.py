@@ -1,4 +1,4 @@
-"""Start safe on the Pi (issue 29, findings 4 and 8, and the enable line, finding 1, on a virtual clock).
+"""Start safe on the Pi: issue 29, findings 4 and 8, and the enable line (finding 1) on mock pins.
 
 * the motor never starts into a blocked mouth: ``beam_blocked`` before any card moves;
 * every motor limit has the Pico's ceiling (30 s, 5 s, 2 s);

@@ -58,21 +58,34 @@ def test_the_strict_gpiod_step_is_documented_with_its_kernel_names() -> None:
 
 
 def test_the_failure_table_covers_every_failure_for_every_wiring() -> None:
-    section = HARDWARE.split("## What stops the motor when something dies", 1)[1].split("\n## ", 1)[0]
+    section = HARDWARE.split("## What stops the motor when something dies", 1)[1].split("\n## ", 1)[
+        0
+    ]
     header = next(line for line in section.splitlines() if line.startswith("| failure"))
     assert header.count("|") == 5  # three wirings
     for failure in ("process killed", "frozen", "host hung", "USB unplugged", "power glitch"):
-        rows = [line for line in section.splitlines() if line.startswith(f"| {failure}")
-                or (line.startswith("|") and failure in line.split("|")[1])]
+        rows = [
+            line
+            for line in section.splitlines()
+            if line.startswith(f"| {failure}")
+            or (line.startswith("|") and failure in line.split("|")[1])
+        ]
         assert len(rows) == 1, failure
         assert rows[0].count("|") == 5
     assert "Left to the builder" in section
 
 
 def test_the_wiring_docs_cover_what_a_builder_needs() -> None:
-    for needle in ("**DRV8833**", "**TB6612FNG**", "### Why not an L298N", "### Receivers on 3.3 V",
-                   "Schottky", "### The enable line", "### Braking or coasting",
-                   "The Pico as the motor controller, even on a Pi"):
+    for needle in (
+        "**DRV8833**",
+        "**TB6612FNG**",
+        "### Why not an L298N",
+        "### Receivers on 3.3 V",
+        "Schottky",
+        "### The enable line",
+        "### Braking or coasting",
+        "The Pico as the motor controller, even on a Pi",
+    ):
         assert needle in HARDWARE, needle
     assert "pins float while the Pi boots" not in HARDWARE  # both chips reset to pull-downs
 

@@ -52,7 +52,9 @@ def test_systemd_verifies_the_unit_without_a_warning(unit: Path, tmp_path: Path)
     copy = _local_copy(unit, tmp_path)
     run = subprocess.run(
         ["systemd-analyze", "verify", "--man=no", str(copy)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     assert run.returncode == 0, run.stderr
     assert run.stderr.strip() == "", run.stderr  # unknown keys are only warnings: none allowed
@@ -64,7 +66,9 @@ def test_systemd_rates_the_sandbox(unit: Path, tmp_path: Path) -> None:
     copy = _local_copy(unit, tmp_path)
     run = subprocess.run(
         ["systemd-analyze", "security", "--offline=yes", str(copy)],
-        capture_output=True, text=True, timeout=120,
+        capture_output=True,
+        text=True,
+        timeout=120,
     )
     if "--offline" in run.stderr:
         pytest.skip("this systemd-analyze has no --offline (systemd before 250)")

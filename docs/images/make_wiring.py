@@ -74,26 +74,59 @@ def render() -> str:
         f'<rect width="{WIDTH}" height="{HEIGHT}" fill="white"/>',
     ]
     parts += _pi()
-    parts += _box(330, 40, 190, 150, "DRV8833 breakout",
-                  ["AIN1  <- IN1", "AIN2  <- IN2", "SLP (nSLEEP)", "AOUT1/AOUT2 -> motor",
-                   "VM    <- supply +", "GND"])
-    parts += _box(330, 250, 190, 110, "74HC123 (optional)",
-                  ["1B  <- GPIO enable", "1A, GND; 1CLR 3V3", "1Q  -> SLP", "Rx 100k, Cx 1uF"])
+    parts += _box(
+        330,
+        40,
+        190,
+        150,
+        "DRV8833 breakout",
+        [
+            "AIN1  <- IN1",
+            "AIN2  <- IN2",
+            "SLP (nSLEEP)",
+            "AOUT1/AOUT2 -> motor",
+            "VM    <- supply +",
+            "GND",
+        ],
+    )
+    parts += _box(
+        330,
+        250,
+        190,
+        110,
+        "74HC123 (optional)",
+        ["1B  <- GPIO enable", "1A, GND; 1CLR 3V3", "1Q  -> SLP", "Rx 100k, Cx 1uF"],
+    )
     parts += _box(620, 40, 160, 90, "DC motor", ["100 nF across", "the terminals"])
     parts += _box(620, 170, 160, 90, "motor supply", ["4.5 V (3 x AA)", "220 uF at VM-GND"])
-    parts += _box(620, 300, 160, 100, "IR receiver", ["VCC 3V3, GND", "OUT -> beam", "10k pull-up to 3V3"])
+    parts += _box(
+        620, 300, 160, 100, "IR receiver", ["VCC 3V3, GND", "OUT -> beam", "10k pull-up to 3V3"]
+    )
     parts += _box(800, 300, 160, 80, "IR emitter", ["VCC 5V, GND", "(no GPIO)"])
-    parts += _box(20, 300, 200, 110, "button, LED, buzzer",
-                  ["button: GPIO - GND", "LED + 330R to GND", "buzzer via NPN + 1k"])
+    parts += _box(
+        20,
+        300,
+        200,
+        110,
+        "button, LED, buzzer",
+        ["button: GPIO - GND", "LED + 330R to GND", "buzzer via NPN + 1k"],
+    )
     in1, in2 = DEFAULT_PINS["motor"]
-    row = {name: 74 + 16 * n for n, name in enumerate(
-        ["3v3", "5v", "gnd", "in1", "in2", "beam", "button", "led", "buzzer", "enable"])}
+    row = {
+        name: 74 + 16 * n
+        for n, name in enumerate(
+            ["3v3", "5v", "gnd", "in1", "in2", "beam", "button", "led", "buzzer", "enable"]
+        )
+    }
     parts += [
         _wire([(220, row["in1"]), (330, 74)], COLOURS["sig"]),
         _wire([(220, row["in2"]), (330, 90)], COLOURS["sig"]),
         _label(330, 30, f"GPIO{in1} / GPIO{in2}: a 10k pull-down to GND on each"),
-        _wire([(220, row["enable"]), (290, row["enable"]), (290, 270), (330, 270)],
-              COLOURS["sig"], dashed=True),
+        _wire(
+            [(220, row["enable"]), (290, row["enable"]), (290, 270), (330, 270)],
+            COLOURS["sig"],
+            dashed=True,
+        ),
         _label(296, 262, f"GPIO{ENABLE_PIN}", "end"),
         _wire([(425, 250), (425, 190)], COLOURS["sig"], dashed=True),
         _label(432, 225, "1Q -> SLP (without it: SLP to 3V3)"),
@@ -101,19 +134,29 @@ def render() -> str:
         _label(548, 96, "AOUT1/2"),
         _wire([(520, 138), (620, 215)], COLOURS["vm"]),
         _label(560, 192, "VM"),
-        _wire([(220, row["beam"]), (270, row["beam"]), (270, 440), (700, 440), (700, 400)],
-              COLOURS["sig"]),
+        _wire(
+            [(220, row["beam"]), (270, row["beam"]), (270, 440), (700, 440), (700, 400)],
+            COLOURS["sig"],
+        ),
         _label(560, 434, f"GPIO{DEFAULT_PINS['beam']} beam (3V3 logic only)"),
-        _wire([(220, row["3v3"]), (250, row["3v3"]), (250, 470), (660, 470), (660, 400)],
-              COLOURS["3v3"]),
+        _wire(
+            [(220, row["3v3"]), (250, row["3v3"]), (250, 470), (660, 470), (660, 400)],
+            COLOURS["3v3"],
+        ),
         _label(480, 464, "3V3: receiver VCC and pull-up"),
-        _wire([(220, row["5v"]), (240, row["5v"]), (240, 500), (880, 500), (880, 380)],
-              COLOURS["5v"]),
+        _wire(
+            [(220, row["5v"]), (240, row["5v"]), (240, 500), (880, 500), (880, 380)], COLOURS["5v"]
+        ),
         _label(700, 494, "5V: IR emitter only"),
         _wire([(20, row["gnd"]), (10, row["gnd"]), (10, GND_Y)], COLOURS["gnd"]),
         _wire([(10, GND_Y), (WIDTH - 10, GND_Y)], COLOURS["gnd"]),
-        _label(WIDTH // 2, GND_Y + 20, "one ground bus: Pi GND, DRV8833 GND, supply -, "
-               "capacitor -, receiver, emitter, button, 74HC123", "middle"),
+        _label(
+            WIDTH // 2,
+            GND_Y + 20,
+            "one ground bus: Pi GND, DRV8833 GND, supply -, "
+            "capacitor -, receiver, emitter, button, 74HC123",
+            "middle",
+        ),
         _wire([(520, 154), (545, 154), (545, GND_Y)], COLOURS["gnd"]),
         _wire([(780, 215), (790, 215), (790, GND_Y)], COLOURS["gnd"]),
     ]

@@ -172,7 +172,7 @@ def check_pins_low_at_boot(s: Session) -> Check:
 
 
 def check_kernel_releases_outputs(s: Session) -> Check:
-    """Without ``dtparam=strict_gpiod`` a killed launcher leaves its motor pins driven (issue 29)."""
+    """Without ``dtparam=strict_gpiod`` a killed launcher leaves its motor pins driven."""
     from hardware.kernel_gpio import check_output_release
 
     check = Check("kernel_releases_outputs", "a dead process's GPIO outputs return to inputs")

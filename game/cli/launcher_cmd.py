@@ -157,6 +157,11 @@ def _pid_file_option(parser: argparse.ArgumentParser, verb: str) -> None:
     )
 
 
+def _status_options(parser: argparse.ArgumentParser) -> None:
+    _json_option(parser)
+    _pid_file_option(parser, "read the state of")
+
+
 def _doctor_options(parser: argparse.ArgumentParser) -> None:
     _json_option(parser)
     parser.add_argument(
@@ -173,7 +178,7 @@ _OPTIONS = {
     "test": _test_options,
     "clear": _clear_options,
     "ports": lambda parser: None,
-    "status": lambda parser: (_json_option(parser), _pid_file_option(parser, "read the state of")),
+    "status": _status_options,
     "doctor": _doctor_options,
     "off": lambda parser: None,
     "list": _json_option,

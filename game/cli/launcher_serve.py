@@ -90,7 +90,7 @@ def motor_settings(launcher: Launcher[Any]) -> dict[str, Any]:
 
 
 def state_file_for(pid_file: Path) -> Path:
-    """Where the server holding ``pid_file`` publishes its state (``serve.pid`` -> ``serve.json``)."""
+    """Where the server holding ``pid_file`` publishes its state (serve.pid -> serve.json)."""
     return pid_file.with_suffix(".json")
 
 
@@ -273,8 +273,20 @@ def serve(
         state.write(stats)
     notifier.ready(f"serving {launcher.backend}")
     try:
-        _serve_loop(launcher, source, writer, out, stats, clock, stop, max_presses, idle_s,
-                    poll_s, notifier, state)
+        _serve_loop(
+            launcher,
+            source,
+            writer,
+            out,
+            stats,
+            clock,
+            stop,
+            max_presses,
+            idle_s,
+            poll_s,
+            notifier,
+            state,
+        )
     finally:
         notifier.stopping()
         if isinstance(launcher, GpioLauncher):
