@@ -208,3 +208,30 @@ def test_off_drives_the_motor_pins_low(capsys: pytest.CaptureFixture[str]) -> No
 def test_off_refuses_a_launcher_without_gpio_pins(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["launcher", "off", "--launcher", "sim://"]) == 2
     assert "other launchers stop their own motor" in capsys.readouterr().err
+
+
+def test_serve_stops_cleanly_on_sighup_when_its_ssh_session_drops(tmp_path: Path) -> None:
+    import signal
+
+    pid_file = tmp_path / "serve.pid"
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-c", "from game.cli import main; raise SystemExit(main())"]
+    spec = "gpio://?mock=1&button=none&sounds=0"
+    child = subprocess.Popen(
+        [*command, "launcher", "serve", "--launcher", spec, "--pid-file", str(pid_file)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    try:
+        assert child.stdout is not None
+        while not child.stdout.readline().startswith("serving"):
+            pass
+        assert pid_file.with_suffix(".json").exists()
+        child.send_signal(signal.SIGHUP)
+        child.communicate(timeout=30)
+    finally:
+        child.kill() if child.poll() is None else None
+    assert child.returncode == 128 + signal.SIGHUP  # not killed by it: motor off, clean exit
+    assert not pid_file.exists() and not pid_file.with_suffix(".json").exists()

@@ -30,6 +30,7 @@ from typing import Any, TextIO
 
 from game.cli.launcher_serve import (
     EMPTY_NOTE,
+    ServeStats,
     StateFile,
     motor_settings,
     simulated_and_empty,
@@ -209,6 +210,7 @@ def _serve(
         pid_file = _write_pid_file(Path(args.pid_file) if args.pid_file else None, stack, out)
         state = StateFile(state_file_for(pid_file), launcher) if pid_file is not None else None
         if state is not None:
+            state.write(ServeStats())  # there before "serving" is said
             stack.callback(state.remove)
         source, how = _press_source(launcher, stdin or sys.stdin)
         print(f"serving {launcher!r}: {how}", file=out, flush=True)
