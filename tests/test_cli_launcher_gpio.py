@@ -64,6 +64,23 @@ def test_the_mock_rig_presses_the_button_so_a_mock_bring_up_can_pass(
 
 
 # -- launcher status ---------------------------------------------------------------------------
+def _serve(spec: str, pid_file: Path) -> subprocess.Popen[str]:
+    """`launcher serve` as a real process with presses on its stdin, once it says "serving"."""
+    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
+    command = [sys.executable, "-c", "from game.cli import main; raise SystemExit(main())"]
+    child = subprocess.Popen(
+        [*command, "launcher", "serve", "--launcher", spec, "--pid-file", str(pid_file)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+        env=env,
+    )
+    assert child.stdout is not None
+    while not (line := child.stdout.readline()).startswith("serving"):
+        assert line, "serve ended before it was serving"
+    return child
+
+
 def test_status_shows_the_motor_settings_in_force(capsys: pytest.CaptureFixture[str]) -> None:
     spec = "gpio://?mock=1&ms_per_card=236.5&max_run_ms=8000"
     assert main(["launcher", "status", "--launcher", spec, "--json"]) == 0
@@ -77,19 +94,9 @@ def test_status_reports_the_fault_latched_in_a_running_server(
 ) -> None:
     pid_file = tmp_path / "serve.pid"
     spec = "gpio://?mock=1&button=none&sounds=0&catch=1"  # the first card catches in the mouth
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-c", "from game.cli import main; raise SystemExit(main())"]
-    child = subprocess.Popen(
-        [*command, "launcher", "serve", "--launcher", spec, "--pid-file", str(pid_file)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    child = _serve(spec, pid_file)
     try:
         assert child.stdin is not None and child.stdout is not None
-        while not child.stdout.readline().startswith("serving"):
-            pass
         for _ in range(50):  # press until one draws a card: it catches, beam_blocked latches
             child.stdin.write("\n")
             child.stdin.flush()
@@ -214,20 +221,8 @@ def test_serve_stops_cleanly_on_sighup_when_its_ssh_session_drops(tmp_path: Path
     import signal
 
     pid_file = tmp_path / "serve.pid"
-    env = {**os.environ, "PYTHONPATH": str(ROOT), "PYTHONUNBUFFERED": "1"}
-    command = [sys.executable, "-c", "from game.cli import main; raise SystemExit(main())"]
-    spec = "gpio://?mock=1&button=none&sounds=0"
-    child = subprocess.Popen(
-        [*command, "launcher", "serve", "--launcher", spec, "--pid-file", str(pid_file)],
-        stdin=subprocess.PIPE,
-        stdout=subprocess.PIPE,
-        text=True,
-        env=env,
-    )
+    child = _serve("gpio://?mock=1&button=none&sounds=0", pid_file)
     try:
-        assert child.stdout is not None
-        while not child.stdout.readline().startswith("serving"):
-            pass
         assert pid_file.with_suffix(".json").exists()
         child.send_signal(signal.SIGHUP)
         child.communicate(timeout=30)

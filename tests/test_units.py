@@ -41,6 +41,10 @@ def _local_copy(unit: Path, folder: Path) -> Path:
     return copy
 
 
+def _analyze(*argv: str) -> subprocess.CompletedProcess[str]:
+    return subprocess.run(["systemd-analyze", *argv], capture_output=True, text=True, timeout=120)
+
+
 def test_the_units_are_found() -> None:
     names = {unit.name for unit in UNITS}
     assert {"uno-attack-launcher.service", "uno-attack-pico.service"} <= names
@@ -50,12 +54,7 @@ def test_the_units_are_found() -> None:
 @pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
 def test_systemd_verifies_the_unit_without_a_warning(unit: Path, tmp_path: Path) -> None:
     copy = _local_copy(unit, tmp_path)
-    run = subprocess.run(
-        ["systemd-analyze", "verify", "--man=no", str(copy)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = _analyze("verify", "--man=no", str(copy))
     assert run.returncode == 0, run.stderr
     assert run.stderr.strip() == "", run.stderr  # unknown keys are only warnings: none allowed
 
@@ -64,12 +63,7 @@ def test_systemd_verifies_the_unit_without_a_warning(unit: Path, tmp_path: Path)
 @pytest.mark.parametrize("unit", UNITS, ids=lambda unit: unit.name)
 def test_systemd_rates_the_sandbox(unit: Path, tmp_path: Path) -> None:
     copy = _local_copy(unit, tmp_path)
-    run = subprocess.run(
-        ["systemd-analyze", "security", "--offline=yes", str(copy)],
-        capture_output=True,
-        text=True,
-        timeout=120,
-    )
+    run = _analyze("security", "--offline=yes", str(copy))
     if "--offline" in run.stderr:
         pytest.skip("this systemd-analyze has no --offline (systemd before 250)")
     score = re.search(r"Overall exposure level for \S+: ([\d.]+) (\w+)", run.stdout)
