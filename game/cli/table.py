@@ -173,6 +173,11 @@ def run(args: argparse.Namespace) -> int:
         for line in context.state.get("links", []):
             sys.stdout.write(f"{line.format(base=base)}\n")
         sys.stdout.flush()
+    # the launcher opens on a worker thread, where no signal handler can be installed: install
+    # the motor-stopping ones here (uvicorn takes SIGINT/SIGTERM while serving, then re-raises)
+    from hardware import safety
+
+    safety.install_stop_handlers()
     # a page's messages are a few hundred bytes: refuse big frames outright
     uvicorn.run(
         app,
