@@ -85,15 +85,18 @@ def _running_steadily(rig: BridgeRig) -> bool:
 
 
 def _freeze_or_kill(child: subprocess.Popen[str], signum: int) -> float:
-    """Send the signal; return when it has taken effect (the child is stopped or dead)."""
-    sent = time.monotonic()
+    """Send the signal; return the CLOCK_MONOTONIC time by which it had surely taken effect.
+
+    That is the moment waitpid reports the child stopped or dead: every pin change it sent
+    is stamped before it.
+    """
     os.kill(child.pid, signum)
     if signum == signal.SIGSTOP:
         _, status = os.waitpid(child.pid, os.WUNTRACED)
         assert os.WIFSTOPPED(status)
     else:
         child.wait(timeout=STARTUP_S)
-    return sent
+    return time.monotonic()
 
 
 @pytest.mark.parametrize("signum", [signal.SIGKILL, signal.SIGSTOP], ids=["SIGKILL", "SIGSTOP"])
@@ -102,13 +105,13 @@ def test_the_enable_line_stops_the_motor_within_its_hold_time_of_the_death(
 ) -> None:
     rig, child = _start(socket_path, "enable")
     try:
-        sent = _freeze_or_kill(child, signum)
+        dead = _freeze_or_kill(child, signum)
         rig.drain()
         assert rig.line is not None and rig.line.last_rise is not None
-        assert rig.line.last_rise <= sent  # nothing toggled after the signal
+        assert rig.line.last_rise <= dead  # nothing toggled after the signal
         assert rig.driven()  # IN1 is still high: the kernel kept the output's level
-        assert not rig.powered(sent + HOLD_MS / 1000.0)  # yet the bridge sleeps by then
-        assert rig.line.off_at() - sent <= HOLD_MS / 1000.0
+        assert not rig.powered(dead + HOLD_MS / 1000.0)  # yet the bridge sleeps by then
+        assert rig.line.off_at() - dead <= HOLD_MS / 1000.0
         assert rig.powered(rig.line.last_rise)  # it was running until the toggling stopped
     finally:
         child.kill()
@@ -121,8 +124,8 @@ def test_without_the_enable_line_a_killed_process_leaves_the_motor_running(
 ) -> None:
     rig, child = _start(socket_path, "plain")
     try:
-        sent = _freeze_or_kill(child, signal.SIGKILL)
+        dead = _freeze_or_kill(child, signal.SIGKILL)
         rig.drain()
-        assert rig.powered(sent + 3600.0)  # an hour later: still on (what finding 1 found)
+        assert rig.powered(dead + 3600.0)  # an hour later: still on (what finding 1 found)
     finally:
         rig.close()
