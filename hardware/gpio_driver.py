@@ -681,6 +681,8 @@ class GpioDriver:
             return
         on_s, off_s = self.led_patterns[pattern]
         led.on()
+        if safety.in_signal_handler():
+            return  # no new thread inside a signal handler: the process is ending, stay lit
         try:
             led.blink(on_s, off_s)
         except RuntimeError:  # no new threads at interpreter shutdown: stay lit instead

@@ -70,9 +70,21 @@ def stop_all(reason: str) -> int:
 _previous_handlers: dict[int, Any] = {}
 
 
+_handling = threading.local()
+
+
+def in_signal_handler() -> bool:
+    """True inside :func:`_on_stop_signal`: start no thread there (the LED blinks steady)."""
+    return bool(getattr(_handling, "active", False))
+
+
 def _on_stop_signal(signum: int, frame: FrameType | None) -> None:
     """Motors off first, whatever else happens; then end as the signal would have."""
-    stop_all(STOP_SIGNALS.get(signal.Signals(signum), "signal"))
+    _handling.active = True
+    try:
+        stop_all(STOP_SIGNALS.get(signal.Signals(signum), "signal"))
+    finally:
+        _handling.active = False
     previous = _previous_handlers.get(signum)
     if callable(previous):
         previous(signum, frame)  # SIGINT: Python's KeyboardInterrupt; or a server's own handler
