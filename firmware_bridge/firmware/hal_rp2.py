@@ -101,6 +101,12 @@ class Rp2Hal:
         self._backoff_until = None
         self._wdt = None
         self._cause = None
+        #: Set by the main loop while the next card is a FEED's last: the beam interrupt then
+        #: stops the motor on that card's raw leading edge, without waiting for the loop
+        #: (which may be decoding a command for ~15 ms). ``irq_stopped`` says it did.
+        self.final_card_armed = False
+        self.irq_stopped = False
+        self._duty = 0
 
     def button_held(self):
         return self._button.value() == BUTTON_PRESSED_LEVEL
@@ -116,8 +122,12 @@ class Rp2Hal:
         self._button.irq(trigger=both, handler=self._on_button_edge)
 
     def _on_beam_edge(self, pin):
+        level = pin.value() == BEAM_BLOCKED_LEVEL
+        if level and self.final_card_armed:
+            self._pwm.duty_u16(0)  # the count is reached (or a glitch: the loop restarts it)
+            self.final_card_armed = False
+            self.irq_stopped = True
         if len(self.edges) < MAX_QUEUED_EDGES:
-            level = pin.value() == BEAM_BLOCKED_LEVEL
             self.edges.append((time.ticks_ms(), time.ticks_us(), level))
 
     def _on_button_edge(self, pin):
@@ -141,7 +151,14 @@ class Rp2Hal:
     # -- the HAL contract (see logic.py) ------------------------------------------------
     def set_motor(self, duty):
         duty = 0 if duty < 0 else 100 if duty > 100 else duty
+        self.final_card_armed = False
+        self.irq_stopped = False
+        self._duty = duty
         self._pwm.duty_u16(duty * 65535 // 100)
+
+    def restore_motor(self):
+        """Undo an interrupt stop that turned out to be a beam glitch (the job goes on)."""
+        self.set_motor(self._duty)
 
     def beam_blocked(self):
         return self._beam.value() == BEAM_BLOCKED_LEVEL

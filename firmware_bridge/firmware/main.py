@@ -54,6 +54,22 @@ def deliver_inputs(hal, firmware):
         firmware.on_button(pressed, when)
 
 
+def arm_final_card(hal, firmware):
+    """Let the beam interrupt stop the motor on the last card of a FEED (no loop latency).
+
+    If the edge that stopped it was a glitch (the filter settled back to clear and the job
+    still runs), the motor goes on at its duty.
+    """
+    job = firmware.job
+    running = job is not None and not job.waiting and job.mode == logic.FEED
+    if hal.irq_stopped:
+        beam = firmware.beam_filter
+        if running and not beam.level and not beam.raw:
+            hal.restore_motor()
+        return
+    hal.final_card_armed = running and job.counted + 1 >= job.want
+
+
 def serve(hal, firmware):
     stdin = sys.stdin.buffer
     poller = select.poll()
@@ -65,9 +81,11 @@ def serve(hal, firmware):
         for line in lines.feed(read_available(poller, stdin)):
             firmware.on_line(line, hal.ticks_ms())
             deliver_inputs(hal, firmware)  # a command takes ~15 ms: never let a card wait
+            arm_final_card(hal, firmware)
         deliver_inputs(hal, firmware)
         now = hal.ticks_ms()
         firmware.tick(now)
+        arm_final_card(hal, firmware)
         led, buzzer = firmware.indicator(now)
         hal.show(led, buzzer)
 
