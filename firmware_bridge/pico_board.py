@@ -310,10 +310,6 @@ class PicoBoard:
         """Back to running on its own (the wall clock paces it again with ``realtime``)."""
         self.control("x.free")
 
-    def host_reads(self, reading: bool) -> None:
-        """The USB host keeps the port open but stops (resumes) reading the board's output."""
-        self.control(f"usbin {1 if reading else 0}")
-
     def drive(self, pin: int, level: bool | int) -> None:
         """Drive an input pin from outside (kept across reboots, as a circuit would)."""
         self.control(f"input {pin} {1 if level else 0}")

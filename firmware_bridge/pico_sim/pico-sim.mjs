@@ -19,8 +19,7 @@
 //     PWM duty a pin outputs; `power` power-cycles the chip (a brown-out); `faults` drops or
 //     corrupts whole lines of the serial stream; emulated time is monotonic across reboots;
 //   * (uno-attack) exact lockstep `x.hold PINS` / `x.step NS` / `x.in PIN 0|1` / `x.time`: the
-//     caller owns emulated time to the nanosecond and gets the output pins' on/off edges;
-//     `usbin 0|1`: the USB host stops (resumes) reading the device's serial output.
+//     caller owns emulated time to the nanosecond and gets the output pins' on/off edges.
 //
 // Usage: node pico-sim.mjs --uf2 firmware.uf2 [--port 5555] [--stdio]
 //          [--ctl-port 5556] [--pty ./ttyPICO] [--flash flash.bin] [--bootrom bootrom-b1.bin]
@@ -407,7 +406,6 @@ function boot(prev) {
     log(`USB CDC connected after ${((Date.now() - bootWall) / 1000).toFixed(2)}s wall, emulated t=${(mcu.clock.nanos / 1e9).toFixed(3)}s`);
   };
   cdc.onSerialData = (buf) => deviceOutput(buf);
-  stallableIn(mcu.usbCtrl);
 
   bootWall = Date.now();
   mcu.core.PC = FLASH_BASE; // like the rp2040js demo: start boot2 directly
@@ -497,25 +495,6 @@ function runLoop(mySim) {
   };
   mySim.stopped = false;
   step();
-}
-
-// `usbin 0`: a host that keeps the port open but stops reading. A real host then stops
-// polling the IN endpoint, so the device's transfers never complete and its TX buffer fills
-// (MicroPython's write waits up to its timeout, then drops). Completions of the CDC IN
-// endpoint are held, in order, until `usbin 1`.
-var usbIn = { reading: true, held: [] };
-function stallableIn(usb) {
-  const ready = usb.indicateBufferReady.bind(usb);
-  usb.indicateBufferReady = (endpoint, out) => {
-    if (!out && !usbIn.reading && cdc && endpoint === cdc.inEndpoint && endpoint > 0) {
-      usbIn.held.push(() => ready(endpoint, out));
-      return;
-    }
-    ready(endpoint, out);
-  };
-}
-function releaseHeldIn() {
-  for (const done of usbIn.held.splice(0)) done();
 }
 
 // A power cycle (brown-out, replug): flash is kept, REASON and the scratch registers are not.
@@ -656,7 +635,6 @@ function stepTime(ms, pins) {
 //   power           -> power-cycle the chip (flash kept, reset cause power-on)
 //   faults drop=P corrupt=P seed=N | faults off -> damage whole serial lines; counts
 //   x.hold PINS / x.step NS / x.in PIN 0|1 / x.time -> exact lockstep (see the end of this file)
-//   usbin 0|1       -> the USB host stops (0) or resumes (1) reading the device's output
 function control(cmd) {
   if (cmd[0] && cmd[0].startsWith('x.')) return xControl(cmd);
   try {
@@ -701,10 +679,6 @@ function control(cmd) {
       case 'power':
         powerCycle();
         return { ok: true };
-      case 'usbin':
-        usbIn.reading = cmd[1] !== '0';
-        if (usbIn.reading) releaseHeldIn();
-        return { reading: usbIn.reading, held: usbIn.held.length };
       case 'faults': {
         const opts = Object.fromEntries(cmd.slice(1).map((kv) => kv.split('=')));
         if (cmd[1] === 'off') faults.drop = faults.corrupt = 0;
