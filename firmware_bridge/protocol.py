@@ -115,7 +115,7 @@ MESSAGES = (
     (
         REPLY,
         "SELFTEST",
-        "beam=%s raw=%s button=%u motor=%u wdt=%u edges=%u glitches=%u host=%u refused=%u",
+        "beam=%s raw=%s button=%u motor=%u wdt=%u glitches=%u host=%u refused=%u",
     ),
     (
         REPLY,

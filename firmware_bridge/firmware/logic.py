@@ -344,7 +344,6 @@ class Firmware:
             ("button", 1 if self.hal.button_pressed() else 0),
             ("motor", self.job.duty if self.job is not None and not self.job.waiting else 0),
             ("wdt", 1 if self.hal.watchdog_armed() else 0),
-            ("edges", beam_filter.edges if beam_filter is not None else 0),
             ("glitches", beam_filter.glitches if beam_filter is not None else 0),
             ("host", 1 if self.host_link else 0),
             ("refused", self.refused_presses),

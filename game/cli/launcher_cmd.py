@@ -112,6 +112,12 @@ def _test_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--button-timeout", type=float, default=10.0, help="seconds to wait for a button press"
     )
+    parser.add_argument(
+        "--cards",
+        type=int,
+        help="cards in the hopper (serial://, emu://, pico-sim://): the motor pulse must then "
+        "move one past the beam, or the test fails",
+    )
     _json_option(parser)
 
 
@@ -290,7 +296,9 @@ def _test(args: argparse.Namespace) -> int:
     emit = lines.append if args.json else print
     with _open(args) as launcher:
         driver = launcher.driver if isinstance(launcher, GpioLauncher) else None
-        if driver is None:
+        if driver is None and launcher.supports(Capability.SELF_TEST):
+            checks = _device_self_test(launcher, args, emit)
+        elif driver is None:
             volley = launcher.hit()
             emit(
                 f"press: {volley.counted} card(s) -- ok "
@@ -313,6 +321,16 @@ def _test(args: argparse.Namespace) -> int:
                 }
             )
     return EXIT_OK if all(checks.values()) else EXIT_CHECK_FAILED
+
+
+def _device_self_test(launcher: Launcher[Any], args: argparse.Namespace, emit: Any) -> dict[str, bool]:
+    """A Pico (real or emulated): its pins, the beam at rest, a motor pulse with the beam."""
+    if args.cards:
+        _load(launcher, args.cards, sys.stderr if args.json else sys.stdout)
+    result = launcher.self_test(pulse_ms=args.spin_ms)
+    for check in result.checks:
+        emit(check.line())
+    return {check.name: check.ok is not False for check in result.checks}
 
 
 def _check_motor(launcher: Any, driver: Any, spin_ms: float, emit: Any = print) -> bool:
