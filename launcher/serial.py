@@ -190,7 +190,10 @@ class SerialLauncher(Launcher[T]):
                 return
             settings = self.settings
             job = self.client.feed(
-                1, max_ms=settings.job_max_ms(1), jam_ms=ms, block_ms=settings.block_ms,
+                1,
+                max_ms=settings.job_max_ms(1),
+                jam_ms=ms,
+                block_ms=settings.block_ms,
                 duty=settings.duty,
             )
         except LauncherError as error:

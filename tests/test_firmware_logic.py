@@ -491,7 +491,12 @@ def test_selftest_reports_the_pins() -> None:
     rig = Rig()
     reply = rig.send("SELFTEST")
     assert reply["_verb"] == "SELFTEST"
-    assert (reply["beam"], reply["raw"], reply["button"], reply["motor"]) == ("clear", "clear", 0, 0)
+    assert (reply["beam"], reply["raw"], reply["button"], reply["motor"]) == (
+        "clear",
+        "clear",
+        0,
+        0,
+    )
     rig.board.stick_beam(1000)
     assert rig.send("SELFTEST")["beam"] == "blocked"
 
@@ -515,7 +520,9 @@ def test_beam_spikes_shorter_than_the_filter_are_never_cards(width: int) -> None
     width=st.integers(min_value=logic.BEAM_FILTER_US, max_value=50_000),
     late=st.integers(min_value=0, max_value=20_000),
 )
-def test_a_card_that_holds_the_filter_time_is_dated_at_its_leading_edge(width: int, late: int) -> None:
+def test_a_card_that_holds_the_filter_time_is_dated_at_its_leading_edge(
+    width: int, late: int
+) -> None:
     beam = logic.BeamFilter(_Ticks(), False, 0, 0)
     beam.raw_edge(True, 10, 10_000)
     settled = beam.raw_edge(False, 10 + width // 1000, 10_000 + width)

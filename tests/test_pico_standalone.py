@@ -148,4 +148,3 @@ def test_a_press_during_a_host_game_is_refused(board: PicoBoard) -> None:
     (selftest,) = rig.frames("SELFTEST")
     assert (selftest["host"], selftest["refused"], selftest["beam"]) == ("1", "1", "clear")
     rig.close()
-

@@ -25,6 +25,7 @@ import sys  # noqa: E402
 import hal_rp2  # noqa: E402
 import logic  # noqa: E402
 import protocol  # noqa: E402
+
 POLL_MS = 1
 READ_CHUNK = 64
 

@@ -323,7 +323,9 @@ def _test(args: argparse.Namespace) -> int:
     return EXIT_OK if all(checks.values()) else EXIT_CHECK_FAILED
 
 
-def _device_self_test(launcher: Launcher[Any], args: argparse.Namespace, emit: Any) -> dict[str, bool]:
+def _device_self_test(
+    launcher: Launcher[Any], args: argparse.Namespace, emit: Any
+) -> dict[str, bool]:
     """A Pico (real or emulated): its pins, the beam at rest, a motor pulse with the beam."""
     if args.cards:
         _load(launcher, args.cards, sys.stderr if args.json else sys.stdout)
