@@ -99,7 +99,6 @@ class BeamFilter:
         self.raw = self.level
         self.raw_ms = now_ms
         self.raw_us = now_us
-        self.edges = 0  # raw changes seen
         self.glitches = 0  # raw changes that did not hold
 
     def raw_edge(self, blocked, ms, us):
@@ -108,7 +107,6 @@ class BeamFilter:
         blocked = bool(blocked)
         if blocked == self.raw:
             return out
-        self.edges += 1
         if self.raw != self.level:  # the pending change reverted before it held: a glitch
             self.glitches += 1
         self.raw, self.raw_ms, self.raw_us = blocked, ms, us
