@@ -75,3 +75,13 @@ def test_on_the_emulated_pico_the_real_firmware_answers(
     code, report = run_test(capsys, "pico-sim://?seed=1", "--cards", "5")
     assert code == 0, report
     assert report["checks"] == {"fault": True, "beam": True, "button": True, "motor": True}
+
+
+def test_fire_fills_an_empty_emulated_hopper_like_sim_and_gpio(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 28 finding 4: `launcher fire` on emu:// failed "the hopper is empty"."""
+    assert main(["launcher", "fire", "--launcher", "emu://?fast=1&seed=3", "--presses", "3"]) == 0
+    out = capsys.readouterr().out
+    assert "loaded 90 cards into the simulated hopper (--cards N to choose)" in out
+    assert "press 3:" in out
