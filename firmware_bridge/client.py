@@ -50,7 +50,7 @@ from firmware_bridge.session import (
 from hardware.errors import LauncherError, LauncherFault, LauncherUnavailable
 
 #: Reply verb expected for each command verb (anything else is a stale or foreign reply).
-REPLY_VERB = {"HELLO": "HELLO", "PING": "PONG", "STATUS": "STATUS"}
+REPLY_VERB = {"HELLO": "HELLO", "PING": "PONG", "STATUS": "STATUS", "SELFTEST": "SELFTEST"}
 PortOpener = Callable[[str, int], Any]
 
 
@@ -105,6 +105,33 @@ class Status:
 
 
 @dataclass(frozen=True)
+class PinReport:
+    """A SELFTEST reply: the pins as the firmware reads them, and its input counters."""
+
+    beam_blocked: bool  # the filtered beam (what the firmware counts on)
+    raw_blocked: bool  # the pin right now
+    button_pressed: bool
+    motor_duty: int
+    watchdog_armed: bool
+    glitches: int  # beam changes shorter than the glitch filter since boot
+    host_link: bool  # standalone presses are refused while a host holds the link
+    refused_presses: int
+
+    @classmethod
+    def from_frame(cls, frame: Frame) -> PinReport:
+        return cls(
+            beam_blocked=frame.text("beam") == "blocked",
+            raw_blocked=frame.text("raw") == "blocked",
+            button_pressed=frame.integer("button") == 1,
+            motor_duty=frame.integer("motor"),
+            watchdog_armed=frame.integer("wdt") == 1,
+            glitches=frame.integer("glitches"),
+            host_link=frame.integer("host") == 1,
+            refused_presses=frame.integer("refused"),
+        )
+
+
+@dataclass(frozen=True)
 class Timing:
     """The client's time constants (seconds); the emulator's fast tests shrink them."""
 
@@ -139,8 +166,6 @@ class FirmwareClient:
         self.hello: Hello | None = None
         self.restarts = 0
         self.reconnects = 0
-        #: Standalone button presses the firmware reported (PRESS events), oldest first.
-        self.presses: list[Frame] = []
         #: Jobs that failed with LinkLost, with the final count learned after reconnecting.
         self.late: list[JobResult] = []
         self._interrupted: Unsettled | None = None
@@ -287,12 +312,15 @@ class FirmwareClient:
         return late
 
     def _absorb_idle_events(self, link: FrameLink) -> None:
-        """Events that arrived between operations: presses, and restarts while idle."""
+        """Events that arrived between operations: restarts while idle.
+
+        No standalone PRESS can arrive here: the firmware refuses the Pico's own button
+        while a host holds the link (docs/firmware.md, "A press during a host game").
+        """
         for frame in link.drain_events():
             if frame.verb == "BOOT" and self._is_new_boot(frame):
                 self._restart(frame, job=None, counted=0)
-            if self._events.observe(frame.seq) != EventCounter.STALE and frame.verb == "PRESS":
-                self.presses.append(frame)
+            self._events.observe(frame.seq)
 
     def _is_new_boot(self, frame: Frame) -> bool:
         return self.hello is not None and frame.text("boot") != self.hello.boot
@@ -427,6 +455,13 @@ class FirmwareClient:
             self._absorb_idle_events(link)
             return self._adopt_status(frame)
 
+    def selftest(self) -> PinReport:
+        """The firmware's pin states and beam counters (SELFTEST; firmware 0.2.0 and later).
+
+        An older firmware answers ``ERR code=unknown``: a ProtocolError.
+        """
+        return PinReport.from_frame(self.command("SELFTEST"))
+
     def stop(self) -> None:
         """Motor off at once (always executes on the firmware)."""
         self.command("STOP")
@@ -529,8 +564,6 @@ class FirmwareClient:
         kind = self._events.observe(frame.seq)
         if kind == EventCounter.STALE:
             return False
-        if frame.verb == "PRESS":
-            self.presses.append(frame)
         watch.on_event(frame)
         self._note_total(frame)
         return kind == EventCounter.GAP

@@ -46,6 +46,8 @@ class EmulatedHal:
         self.flash = flash
         self.now_ms = 0
         self.beam_stuck = False
+        self.button_down = False
+        self.watchdog = False  # armed (the emulator models no timeout: its loop never hangs)
         #: Every motor change as (model ms, duty percent); starts with the boot's "off".
         self.motor_history: list[tuple[int, int]] = []
         self._rng = rng
@@ -62,6 +64,15 @@ class EmulatedHal:
 
     def write(self, frame: bytes) -> None:
         self._write(frame)
+
+    def button_pressed(self) -> bool:
+        return self.button_down
+
+    def arm_watchdog(self) -> None:
+        self.watchdog = True
+
+    def watchdog_armed(self) -> bool:
+        return self.watchdog
 
     def load_profile(self) -> str | None:
         return self.flash.get(PROFILE_FILE)
@@ -118,6 +129,8 @@ class EmulatedBoard:
         #: firmware makes blocks for WRITE_BLOCK_MS while the mechanism moves on.
         self.host_reading = True
         self._held: list[tuple[float, bool]] = []  # beam edges that happened during a block
+        self._button_down = False  # the button's level: kept across reboots, as a finger is
+        self._release_at: float | None = None  # when press_button's finger lets go
 
     # -- power --------------------------------------------------------------------------
     @property
@@ -140,6 +153,7 @@ class EmulatedBoard:
         )
         hal.now_ms = self._ticks()
         hal.beam_stuck = self._stuck_until is not None
+        hal.button_down = self._button_down
         hal.motor_history = self.motor_history
         self.hal, self.firmware = hal, logic.Firmware(hal)
         self.firmware.boot(hal.now_ms)
@@ -185,12 +199,25 @@ class EmulatedBoard:
             self._note_job(fw, starts)
             self._deliver_held()
 
-    def press_button(self) -> None:
-        """Someone presses the Pico's own button (standalone mode)."""
+    def press_button(self, hold_ms: float = 100.0) -> None:
+        """Someone presses the Pico's own button and lets go ``hold_ms`` later (model time).
+
+        The firmware debounces levels (``logic.BUTTON_DEBOUNCE_MS``): the press fires once
+        the button has been down that long, as :meth:`advance_to` moves time on.
+        """
+        self.set_button(True)
+        self._release_at = self._now + hold_ms
+
+    def set_button(self, pressed: bool) -> None:
+        """The button's level changes now (a bounce is a few quick calls)."""
+        self._button_down = pressed
+        if not pressed:
+            self._release_at = None
         fw = self._ready()
-        if fw is not None:
+        if fw is not None and self.hal is not None:
+            self.hal.button_down = pressed
             starts = fw.job_starts
-            fw.on_button(self._ticks())
+            fw.on_button(pressed, self._ticks())
             self._note_job(fw, starts)
             self._deliver_held()
 
@@ -231,6 +258,8 @@ class EmulatedBoard:
                 candidates.append(float(deadline))
         if self._stuck_until is not None:
             candidates.append(self._stuck_until)
+        if self._release_at is not None:
+            candidates.append(self._release_at)
         return min(candidates) if candidates else None
 
     def advance_to(self, t_ms: float) -> None:
@@ -255,8 +284,12 @@ class EmulatedBoard:
             self._set_stuck(False)
         fw = self._ready()
         if fw is not None:
+            starts = fw.job_starts
             fw.tick(self._ticks())
+            self._note_job(fw, starts)
             self._deliver_held()
+        if self._release_at is not None and self._now >= self._release_at:
+            self.set_button(False)
 
     def _beam(self, blocked: bool) -> None:
         fw = self._ready()

@@ -246,6 +246,18 @@ class Emulator:
         """The beam sensor reads blocked for ``duration_ms``."""
         self._act(lambda: self.board.stick_beam(duration_ms))
 
+    def schedule(self, action: str, after_ms: float, duration_ms: float = 0.0) -> None:
+        """A fault-plan event (``reboot``, ``jam``, ``silence``...) ``after_ms`` from now.
+
+        Soaks use it to count their events in jobs, not in wall-clock time: a loaded machine
+        then runs the same number of restarts, only slower.
+        """
+        with self._lock:
+            event = Scheduled(action, self.now_ms() + after_ms, duration_ms)
+            self._schedule.append(event)
+            self._schedule.sort(key=lambda s: s.at_ms)
+            self._wake()
+
     # -- actions, lock held --------------------------------------------------------------------
     def _reboot(self, cause: str) -> str:
         self._mcu_lines = protocol.LineBuffer()

@@ -59,6 +59,17 @@ class Step:
     duty: dict[int, float]
 
 
+@dataclass(frozen=True)
+class ExactStep:
+    """Where an exact lockstep step ended (ns of emulated time) and the pins' on/off edges."""
+
+    t_ns: int
+    resets: int
+    #: ``(t_ns, pin, on)``: a recorded output pin turned on, or off (low for 1 ms; PWM is one run)
+    edges: tuple[tuple[int, int, bool], ...]
+    rebooted: bool
+
+
 def emulator_missing() -> str | None:
     """Why the emulator cannot run here (None when it can)."""
     if shutil.which("node") is None:
@@ -278,6 +289,27 @@ class PicoBoard:
         duty = {int(k): float(v) for k, v in reply["duty"].items()}
         return Step(float(reply["t"]), int(reply["resets"]), duty)
 
+    # -- exact lockstep: the caller owns emulated time to the nanosecond ---------------------
+    def exact_hold(self, pins: Iterable[int] = ()) -> int:
+        """Stop emulated time; record the on/off edges of output ``pins``. Returns ns now."""
+        wanted = ",".join(str(pin) for pin in pins)
+        return int(self.control(f"x.hold {wanted}".strip())["t"])
+
+    def exact_step(self, ns: int) -> ExactStep:
+        """Run exactly ``ns`` more emulated nanoseconds, then return the recorded edges."""
+        reply = self.control(f"x.step {int(ns)}")
+        edges = tuple((int(t), int(pin), bool(on)) for t, pin, on in reply.get("ev", ()))
+        rebooted = bool(reply.get("rebooted") or reply.get("rebooting"))
+        return ExactStep(int(reply["t"]), int(reply["resets"]), edges, rebooted)
+
+    def exact_input(self, pin: int, level: bool | int) -> None:
+        """Drive an input at the current emulated instant (kept across reboots)."""
+        self.control(f"x.in {pin} {1 if level else 0}")
+
+    def exact_free(self) -> None:
+        """Back to running on its own (the wall clock paces it again with ``realtime``)."""
+        self.control("x.free")
+
     def drive(self, pin: int, level: bool | int) -> None:
         """Drive an input pin from outside (kept across reboots, as a circuit would)."""
         self.control(f"input {pin} {1 if level else 0}")
@@ -361,6 +393,10 @@ class SerialTap:
         begin = data.rfind(b"\n", 0, at) + 1
         data = self.wait_for(b"\n", max(0.0, deadline - time.monotonic()), start=at)
         return data[begin : data.index(b"\n", at)].rstrip(b"\r")
+
+    def send(self, data: bytes) -> None:
+        """Write to the board's serial input (as a host would)."""
+        self._conn.sendall(data)
 
     def close(self) -> None:
         self._conn.close()

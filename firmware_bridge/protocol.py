@@ -110,6 +110,13 @@ MESSAGES = (
     (COMMAND, "STOP", "job=%u? boot=%s?"),
     (COMMAND, "CLEAR", ""),
     (COMMAND, "PROFILE", "kind=%s p=%l cycle=%u? fires=%s?"),
+    # bring-up check: the pins as the firmware reads them and the beam filter's counters
+    (COMMAND, "SELFTEST", ""),
+    (
+        REPLY,
+        "SELFTEST",
+        "beam=%s raw=%s button=%u motor=%u wdt=%u glitches=%u host=%u refused=%u",
+    ),
     (
         REPLY,
         "OK",
@@ -127,7 +134,7 @@ MESSAGES = (
 
 # Commands that always execute, even when they repeat the last executed frame
 # (they are idempotent). Every other command repeated byte-for-byte gets the cached reply.
-ALWAYS_EXECUTE = ("HELLO", "PING", "STATUS", "STOP")
+ALWAYS_EXECUTE = ("HELLO", "PING", "STATUS", "STOP", "SELFTEST")
 
 
 def _parse_spec(spec):

@@ -240,8 +240,8 @@ def empty_error(where: str, job: int, *, jam_ms: int | None = None) -> LauncherF
         f"{where}: the hopper is empty: job {job} saw no card come out{within}; the motor is "
         "stopped and no fault is latched",
         fault=EMPTY_FAULT,
-        hint="load cards into the hopper and press again (if it is not empty, the roller "
-        "does not reach the cards: see docs/serial.md)",
+        hint="load cards into the hopper and press again (`uno-attack launcher fire --cards N`; "
+        "if it is not empty, the roller does not reach the cards: see docs/serial.md)",
     )
     return annotate(error, job=job, counted=0)
 

@@ -38,6 +38,8 @@ class Capability(StrEnum):
     RUN_MOTOR = "run_motor"
     #: :meth:`Launcher.status`: ask the device for its state (firmware state, fault, counters).
     STATUS = "status"
+    #: :meth:`Launcher.self_test`: a bring-up check of the device's pins, beam and motor.
+    SELF_TEST = "self_test"
 
 
 class UnsupportedCapability(LauncherError, NotImplementedError):
@@ -57,11 +59,13 @@ _CAPABILITY_WORDS = {
     Capability.CLEAR_FAULT: "clear a fault",
     Capability.RUN_MOTOR: "run the motor",
     Capability.STATUS: "report a device status",
+    Capability.SELF_TEST: "run a bring-up self-test",
 }
 _CAPABILITY_HINTS = {
     Capability.CLEAR_FAULT: "this backend never latches a fault, so there is nothing to clear",
     Capability.RUN_MOTOR: "tuning needs a motor and a beam: use gpio://, serial:// or emu://",
     Capability.STATUS: "status comes from a device: use serial:// or emu://",
+    Capability.SELF_TEST: "the self-test asks a device: use serial://, emu:// or pico-sim://",
 }
 
 
@@ -276,6 +280,15 @@ class Launcher(ABC, Generic[T]):
         Raises :class:`UnsupportedCapability` on backends with no device to ask.
         """
         raise UnsupportedCapability(self, Capability.STATUS)
+
+    def self_test(self, *, pulse_ms: float = 500.0) -> Any:
+        """A bring-up check of the device (a :class:`launcher.selftest.SelfTestResult`).
+
+        It may run the motor for about ``pulse_ms`` (a card or two can come out and are
+        taken from the hopper model). Raises :class:`UnsupportedCapability` where there is
+        no device to check.
+        """
+        raise UnsupportedCapability(self, Capability.SELF_TEST)
 
     def __repr__(self) -> str:
         extra = self.describe()

@@ -84,6 +84,11 @@ class EmulatedHopperLauncher(SerialLauncher[T]):
         raise NotImplementedError
 
     @property
+    def physical_hopper(self) -> int:
+        """Cards in the emulated hopper now (what a person would see in it)."""
+        return self._hopper_left()
+
+    @property
     def cards_fed(self) -> int:
         """Cards that left the emulated hopper: what a perfect sensor would have counted."""
         return self.cards_loaded - self._hopper_left()

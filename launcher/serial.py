@@ -19,17 +19,18 @@ before it: they are on ``error.volley`` (and ``error.counted``), exactly as with
 from __future__ import annotations
 
 from collections.abc import Sequence
-from dataclasses import dataclass, replace
+from dataclasses import asdict, dataclass, replace
 from typing import TYPE_CHECKING, Any
 
 from firmware_bridge import protocol
-from firmware_bridge.client import FirmwareClient, Status, Timing
-from firmware_bridge.errors import LinkLost
+from firmware_bridge.client import FirmwareClient, PinReport, Status, Timing
+from firmware_bridge.errors import LinkLost, ProtocolError
 from firmware_bridge.session import JobResult, RetryPolicy, empty_error
-from hardware.errors import ConfigError
+from hardware.errors import ConfigError, LauncherError
 from launcher.base import Launcher, T
 from launcher.errors import BadSpec
 from launcher.profiles import DEFAULT_PROFILE, IIDProfile, PatternProfile, Profile, load_profile
+from launcher.selftest import SelfTestResult
 
 if TYPE_CHECKING:
     from launcher.spec import ParsedSpec, SpecOptions
@@ -124,6 +125,88 @@ class SerialLauncher(Launcher[T]):
         self.client.push_profile(
             profile_fields(load_profile(chosen) if isinstance(chosen, str) else chosen)
         )
+
+    # -- bring-up test ----------------------------------------------------------------
+    def self_test(self, *, pulse_ms: float = 500.0) -> SelfTestResult:
+        """Ask the firmware for its pins (SELFTEST), then pulse the motor and watch the beam.
+
+        With cards in the hopper the pulse is a one-card FEED that gives up after
+        ``pulse_ms`` without a card: it fails when the motor ran and no card passed. The card
+        that comes out leaves the hopper model. With an empty hopper the motor runs
+        ``pulse_ms`` open loop and the beam cannot be judged (``docs/serial.md``).
+        """
+        with self._lock:
+            self._check_open()
+            result = SelfTestResult()
+            try:
+                pins = self.client.selftest()
+            except ProtocolError:
+                result.add(
+                    "firmware",
+                    False,
+                    "does not know SELFTEST (older than firmware 0.2.0): reinstall it with "
+                    "`uno-attack firmware install --port PORT`",
+                )
+                return result
+            status = self.client.status()
+            result.readings = {**asdict(pins), "fault": status.fault, "total": status.total}
+            if status.fault != protocol.FAULT_NONE:
+                detail = f"{status.fault} is latched: fix it, then `uno-attack launcher clear`"
+                result.add("fault", False, detail)
+                return result
+            result.add("fault", True, "none latched")
+            self._check_pins(result, pins)
+            if not pins.beam_blocked:
+                self._pulse(result, pulse_ms)
+            return result
+
+    @staticmethod
+    def _check_pins(result: SelfTestResult, pins: PinReport) -> None:
+        result.add(
+            "beam",
+            not pins.beam_blocked,
+            "blocked with the motor off: emitter unpowered or misaligned, or a card in the mouth"
+            if pins.beam_blocked
+            else f"clear with the motor off ({pins.glitches} glitch(es) filtered since boot)",
+        )
+        result.add(
+            "button",
+            not pins.button_pressed,
+            "reads pressed while nobody presses it: shorted, or on the wrong pin"
+            if pins.button_pressed
+            else "released",
+        )
+
+    def _pulse(self, result: SelfTestResult, pulse_ms: float) -> None:
+        ms = protocol.clamp("ms", round(pulse_ms))
+        loaded = self.remaining
+        try:
+            if loaded == 0 or not self.settings.sensor:
+                run = self.client.run(ms, duty=self.settings.duty)
+                self.jobs.append(run)
+                why = "no cards loaded (--cards N)" if loaded == 0 else "no beam on this build"
+                detail = f"ran {ms} ms, {run.counted} card(s) passed the beam; {why}"
+                result.add("motor", None, detail)
+                return
+            settings = self.settings
+            job = self.client.feed(
+                1,
+                max_ms=settings.job_max_ms(1),
+                jam_ms=ms,
+                block_ms=settings.block_ms,
+                duty=settings.duty,
+            )
+        except LauncherError as error:
+            result.add("motor", False, str(error))
+            return
+        self.jobs.append(job)
+        for _ in range(min(job.counted, self.remaining)):
+            self._hopper.popleft()  # the card that came out is no longer in the hopper
+        passed = job.counted >= 1
+        detail = f"ran {job.elapsed_ms:.0f} ms with {loaded} card(s) loaded: {job.counted} passed"
+        if not passed:
+            detail += " the beam (motor wiring or supply, the roller, or the beam)"
+        result.add("motor", passed, detail)
 
     # -- pressing ---------------------------------------------------------------------
     def _on_load(self, loaded: int) -> None:

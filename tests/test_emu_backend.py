@@ -102,13 +102,16 @@ def test_run_motor_counts_what_the_beam_saw(launcher: EmuLauncher[object]) -> No
     assert launcher.settings.ms_per_card == 4.0
 
 
-def test_standalone_button_presses_are_reported(launcher: EmuLauncher[object]) -> None:
+def test_a_standalone_press_during_a_host_game_is_refused(launcher: EmuLauncher[object]) -> None:
+    """Issue 29 finding 6: the press shot cards the host's hopper model never saw."""
     launcher.push_profile("bookmarklet")
     assert launcher.emulator.board.flash["profile.txt"].startswith("kind=iid p=500,100")
-    launcher.emulator.load(20)
+    launcher.load(range(20))
     launcher.emulator.press_button()
-    launcher.status()  # any call collects the events that came in meanwhile
-    assert [frame.verb for frame in launcher.client.presses] == ["PRESS"]
+    fw = launcher.emulator.board.firmware
+    assert launcher.emulator.wait_until(lambda: fw is not None and fw.refused_presses == 1)
+    assert launcher.status().total == 0 and launcher.cards_fed == 0
+    assert launcher.remaining == 20  # the host's model is still the truth
 
 
 def test_bad_emu_options_are_clear() -> None:

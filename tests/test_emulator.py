@@ -447,14 +447,13 @@ def test_the_standalone_button_fires_the_flash_profile_and_reports_it() -> None:
     text = profile_text("original-1999")
     assert text is not None and text.startswith("kind=pattern cycle=96 fires=")
     with Emulator(seed=1, mechanism=FAST, profile=text) as emu:
-        host = Host(emu.start())
-        host.command("HELLO")
+        host = Host(emu.start())  # only listens: a host's command would take the button
         wants = []
         for _ in range(2):  # presses 1 and 2 of the 1999 pattern: quiet, then 3..8 cards
             pressed_at = emu.now_ms()
-            emu.press_button()
+            emu.press_button()  # held 100 ms; it fires after BUTTON_DEBOUNCE_MS
             wants.append(int(host.wait_event(("PRESS",), keepalive=False)["want"]))
-            debounced = pressed_at + logic.BUTTON_DEBOUNCE_MS
+            debounced = pressed_at + 100 + logic.BUTTON_DEBOUNCE_MS  # released and re-armed
 
             def debounce_passed(at: float = debounced) -> bool:
                 return emu.now_ms() > at

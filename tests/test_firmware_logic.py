@@ -328,10 +328,10 @@ def test_watchdog_reset_latches_a_fault_at_boot() -> None:
 def test_profile_survives_reboot_and_the_button_fires_it() -> None:
     rig = Rig()
     assert rig.send("PROFILE", kind="iid", p=[0, 0, 1000]) == {"_verb": "OK"}
-    rig.board.power_on("soft")  # flash survives
-    rig.run(10)
+    rig.board.power_on("soft")  # flash survives; the new boot has no host
+    rig.run(10, keepalive=False)
     rig.board.press_button()
-    rig.run(1000)
+    rig.run(1000, keepalive=False)
     press = rig.events("PRESS")
     assert [(p["press"], p["want"]) for p in press] == [(1, 2)]
     done = rig.events("DONE")[-1]
@@ -342,22 +342,193 @@ def test_pattern_profile_fires_only_on_its_presses() -> None:
     rig = Rig()
     mask = P.fires_mask([2, 3])
     assert rig.send("PROFILE", kind="pattern", cycle=4, fires=mask, p=[0, 1000])["_verb"] == "OK"
+    rig.board.press_button(logic.LONG_PRESS_MS + 10)  # take the button back from the host
+    rig.run(logic.LONG_PRESS_MS + 100, keepalive=False)
+    first = len(rig.events("PRESS"))
     wants = []
     for _ in range(8):
         rig.board.press_button()
-        rig.run(400)
+        rig.run(400, keepalive=False)
         wants.append(rig.events("PRESS")[-1]["want"])
-    assert wants == [0, 1, 1, 0, 0, 1, 1, 0]
+    assert first == 0 and wants == [0, 1, 1, 0, 0, 1, 1, 0]  # the long press was refused
 
 
-def test_button_is_debounced_and_ignored_while_running() -> None:
-    rig = Rig(profile="kind=iid p=0,0,0,1000")
-    rig.board.press_button()
-    rig.board.press_button()  # bounce
-    rig.run(20)
-    rig.board.press_button()  # job still running
-    rig.run(1000)
+def standalone(profile: str = "kind=iid p=0,0,0,1000", **kw: Any) -> Rig:
+    return Rig(profile=profile, **kw)
+
+
+def bounce(rig: Rig, levels: list[tuple[bool, float]]) -> None:
+    """Drive the button through ``(level, ms)`` steps in model time."""
+    for level, ms in levels:
+        rig.board.set_button(level)
+        rig.board.advance_to(rig.board.now_ms + ms)
+
+
+def test_a_press_fires_after_20_ms_low_and_a_shorter_one_fires_nothing() -> None:
+    rig = standalone()
+    bounce(rig, [(True, logic.BUTTON_DEBOUNCE_MS - 1), (False, 500)])
+    assert rig.events("PRESS") == []
+    bounce(rig, [(True, logic.BUTTON_DEBOUNCE_MS), (False, 1000)])
     assert len(rig.events("PRESS")) == 1
+
+
+@given(
+    held=st.integers(min_value=30, max_value=1500),
+    chatter=st.lists(st.integers(min_value=0, max_value=19), min_size=1, max_size=12),
+)
+@settings(max_examples=60, deadline=None)
+def test_a_bouncing_release_never_fires_a_second_volley(held: int, chatter: list[int]) -> None:
+    """Issue 29 finding 2: presses held 350-600 ms whose release bounced fired twice."""
+    rig = standalone("kind=iid p=0,1000")
+    steps = [(True, float(held))]
+    for index, ms in enumerate(chatter):  # the contacts chatter for a few ms on release
+        steps.append((index % 2 == 1, float(ms)))
+    bounce(rig, steps + [(False, 2000)])
+    assert len(rig.events("PRESS")) == 1
+    assert len(rig.motor_spans()) == 1
+
+
+def test_presses_are_ignored_while_a_job_runs_and_re_armed_after_20_ms_high() -> None:
+    rig = standalone("kind=iid p=0,0,0,0,0,0,0,0,0,0,1000")  # 10 cards: 200 ms of motor
+    bounce(rig, [(True, 30), (False, 30), (True, 30), (False, 2000)])  # 2nd: volley running
+    assert len(rig.events("PRESS")) == 1
+    bounce(rig, [(True, 30), (False, 10)])
+    assert len(rig.events("PRESS")) == 2
+
+
+def jammed_standalone() -> Rig:
+    stuck = MechanismParams(cards_per_second=50, card_transit_ms=5, stall_duty=0, catch_rate=1.0)
+    rig = standalone(params=stuck)
+    bounce(rig, [(True, 30), (False, 2000)])
+    assert [f["code"] for f in rig.events("FAULT")] == ["beam_blocked"]
+    return rig
+
+
+def test_a_long_press_clears_a_jam_once_the_card_is_out() -> None:
+    """Finding 3: after a jam a press did nothing until a power cycle."""
+    rig = jammed_standalone()
+    bounce(rig, [(True, 30), (False, 500)])  # a short press while faulted: nothing
+    bounce(rig, [(True, logic.LONG_PRESS_MS + 50), (False, 500)])  # card still in the mouth
+    assert rig.board.firmware is not None and rig.board.firmware.fault == "beam_blocked"
+    rig.mechanism.clear_jam()
+    rig.mechanism.params = FAST
+    rig.board.sync_beam()
+    bounce(rig, [(True, logic.LONG_PRESS_MS + 50), (False, 500)])
+    assert rig.board.firmware.fault == "none"
+    bounce(rig, [(True, 30), (False, 2000)])  # the toy works again
+    assert len(rig.events("PRESS")) == 2 and rig.events("DONE")[-1]["counted"] == 3
+
+
+@pytest.mark.parametrize("cause", ["watchdog", "host_silent"])
+def test_after_a_watchdog_reset_or_host_silence_a_long_press_gives_the_toy_back(cause: str) -> None:
+    if cause == "watchdog":
+        rig = standalone(reset="wdt")
+    else:
+        rig = standalone()
+        rig.send("FEED", job=1, n=60)
+        rig.run(2000, keepalive=False)
+    fw = rig.board.firmware
+    assert fw is not None and fw.fault == cause
+    bounce(rig, [(True, 30), (False, 500)])
+    assert rig.events("PRESS") == []  # latched, Klipper style
+    bounce(rig, [(True, logic.LONG_PRESS_MS + 10), (False, 500)])
+    bounce(rig, [(True, 30), (False, 2000)])
+    assert len(rig.events("PRESS")) == 1
+
+
+def test_standalone_presses_are_refused_while_a_host_holds_the_link() -> None:
+    """Finding 6: a press during a host game shot cards the game never dealt."""
+    rig = standalone()
+    rig.send("HELLO")
+    bounce(rig, [(True, 30), (False, 1000)])
+    assert rig.events("PRESS") == [] and rig.mechanism.ejected == 0
+    assert rig.send("SELFTEST")["refused"] == 1
+    bounce(rig, [(True, logic.LONG_PRESS_MS + 10), (False, 100)])  # hand it back to the toy
+    bounce(rig, [(True, 30), (False, 1000)])
+    assert len(rig.events("PRESS")) == 1
+
+
+def test_the_led_shows_ready_firing_fault_and_host() -> None:
+    rig = jammed_standalone()
+    fw = rig.board.firmware
+    assert fw is not None
+    blink = [fw.indicator(t)[0] for t in range(0, 1000, 125)]
+    assert blink == [True, True, False, False] * 2  # fault: 2 Hz
+    assert fw.indicator(0)[1] and not fw.indicator(500)[1]  # the buzzer chirps once a second
+    fw.fault = "none"
+    assert [fw.indicator(t) for t in (0, 500)] == [(True, False)] * 2  # ready: steady on
+    rig.send("HELLO")
+    assert [fw.indicator(t)[0] for t in (50, 500)] == [False, True]  # host: a dark blip
+    fw.host_link = False
+    rig.mechanism.clear_jam()
+    rig.mechanism.params = FAST
+    rig.board.sync_beam()
+    bounce(rig, [(True, 25)])
+    assert fw.job is not None
+    assert [fw.indicator(t)[0] for t in (0, 50, 100, 150)] == [True, False, True, False]
+
+
+def test_the_watchdog_is_armed_before_the_motor_first_turns() -> None:
+    """Finding 8: the watchdog was armed one loop pass after the first motor start."""
+    rig = standalone()
+    hal = rig.board.hal
+    assert hal is not None and not hal.watchdog_armed()
+    seen: list[bool] = []
+    real = hal.set_motor
+
+    def spy(duty: int) -> None:
+        if duty > 0:
+            seen.append(hal.watchdog_armed())
+        real(duty)
+
+    hal.set_motor = spy  # type: ignore[method-assign]
+    rig.send("FEED", job=1, n=1)
+    rig.run(500)
+    assert seen == [True]
+
+
+def test_selftest_reports_the_pins() -> None:
+    rig = Rig()
+    reply = rig.send("SELFTEST")
+    assert reply["_verb"] == "SELFTEST"
+    assert (reply["beam"], reply["raw"], reply["button"], reply["motor"]) == (
+        "clear",
+        "clear",
+        0,
+        0,
+    )
+    rig.board.stick_beam(1000)
+    assert rig.send("SELFTEST")["beam"] == "blocked"
+
+
+# -- the beam glitch filter (the Pico's main loop runs it on raw edges stamped in us) --------------
+class _Ticks:
+    @staticmethod
+    def ticks_diff(a: int, b: int) -> int:
+        return a - b
+
+
+@given(width=st.integers(min_value=1, max_value=logic.BEAM_FILTER_US - 1))
+def test_beam_spikes_shorter_than_the_filter_are_never_cards(width: int) -> None:
+    beam = logic.BeamFilter(_Ticks(), False, 0, 0)
+    assert beam.raw_edge(True, 10, 10_000) == []
+    assert beam.raw_edge(False, 10, 10_000 + width) == []
+    assert beam.poll(50_000) == [] and beam.glitches == 1
+
+
+@given(
+    width=st.integers(min_value=logic.BEAM_FILTER_US, max_value=50_000),
+    late=st.integers(min_value=0, max_value=20_000),
+)
+def test_a_card_that_holds_the_filter_time_is_dated_at_its_leading_edge(
+    width: int, late: int
+) -> None:
+    beam = logic.BeamFilter(_Ticks(), False, 0, 0)
+    beam.raw_edge(True, 10, 10_000)
+    settled = beam.raw_edge(False, 10 + width // 1000, 10_000 + width)
+    assert settled == [(True, 10)]
+    assert beam.poll(10_000 + width + logic.BEAM_FILTER_US + late) == [(False, 10 + width // 1000)]
+    assert beam.glitches == 0
 
 
 @pytest.mark.parametrize(
@@ -453,7 +624,9 @@ class ExactlyOnce(RuleBasedStateMachine):
     @rule()
     def replay_last_job(self) -> None:
         # a replay carries the boot its job was first sent to, as the client's frames do
-        self._send("FEED", [("job", self.job), ("n", 3), ("boot", self.job_boot)])
+        reply = self._send("FEED", [("job", self.job), ("n", 3), ("boot", self.job_boot)])
+        if reply["_verb"] == "OK" and reply.get("dup") == 0:  # its first copy was refused
+            self.longest_allowed = max(self.longest_allowed, reply.get("max_ms", 0))
 
     @rule(verb=st.sampled_from(["STOP", "CLEAR", "PING", "STATUS"]))
     def simple(self, verb: str) -> None:

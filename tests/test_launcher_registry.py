@@ -149,7 +149,15 @@ def test_an_entry_point_cannot_shadow_a_built_in(on_path: Path) -> None:
         ("sim://", set()),
         ("pile://", set()),
         ("gpio://?mock=1", {Capability.CLEAR_FAULT, Capability.RUN_MOTOR}),
-        ("emu://?fast=1", {Capability.CLEAR_FAULT, Capability.RUN_MOTOR, Capability.STATUS}),
+        (
+            "emu://?fast=1",
+            {
+                Capability.CLEAR_FAULT,
+                Capability.RUN_MOTOR,
+                Capability.STATUS,
+                Capability.SELF_TEST,
+            },
+        ),
     ],
 )
 def test_each_backend_declares_its_capabilities(spec: str, expected: set[Capability]) -> None:

@@ -99,3 +99,24 @@ def test_a_real_watchdog_timeout_still_latches_the_fault(installed_board: PicoBo
         )
         boot = boot_fields(tap, start)
     assert boot["reset"] == "wdt" and boot["fault"] == "watchdog", boot
+
+
+def test_a_soft_reboot_after_a_job_is_not_a_watchdog_fault(installed_board: PicoBoard) -> None:
+    """Finding 8: Ctrl-C then Ctrl-D at the REPL after a job booted `reset=wdt fault=watchdog`."""
+    with installed_board.tap() as tap:  # as after `firmware install`: a requested reset first
+        start = len(tap.data)
+        tap.send(b"\x03")
+        tap.wait_for(b">>> ", 60, start=start)
+        start = len(tap.data)
+        tap.send(b"import machine; machine.reset()\r")
+        assert boot_fields(tap, start)["reset"] == "requested"
+    run_a_job(installed_board)  # arms the watchdog (scratch 4 = the pico-sdk's magic)
+    with installed_board.tap() as tap:
+        start = len(tap.data)
+        tap.send(b"\x03")  # mpremote's way in: KeyboardInterrupt, the watchdog is paused
+        tap.wait_for(b">>> ", 60, start=start)
+        start = len(tap.data)
+        tap.send(b"\x04")  # soft reboot: main.py runs again, no hardware reset
+        boot = boot_fields(tap, start)
+    assert (boot["reset"], boot["fault"]) == ("soft", "none"), boot
+    run_a_job(installed_board)  # and it takes jobs

@@ -143,7 +143,7 @@ def _worst_case(kind: str, verb: str) -> list[tuple[str, object]]:
     longest = {"u": 9999999, "s": "beam_blocked", "l": [1000] + [0] * 9}
     sized = {"job": 65535, "boot": "FFFFFFFF", "fw": "10.10.10", "ev": 255, "dup": 1, "motor": 1}
     sized |= {"duty": 100, "n": 108, "want": 108, "counted": 108, "proto": 1, "press": 99999}
-    sized |= {"fires": "F" * 24, "cycle": 96, "kind": "pattern"}
+    sized |= {"fires": "F" * 24, "cycle": 96, "kind": "pattern", "button": 1, "wdt": 1, "host": 1}
     for name, (_low, high, _default) in P.LIMITS.items():
         sized.setdefault(name, high)
     return [

@@ -7,6 +7,8 @@ Wiring (change the constants to match your board; ``docs/firmware.md`` has the d
     GP16 -> H-bridge IN1 (PWM)   GP17 -> H-bridge IN2 (held low: one direction only)
     GP15 <- break-beam receiver (open collector; internal pull-up; LOW = beam broken)
     GP14 <- push button to GND (internal pull-up; LOW = pressed)
+    GP25 -> the on-board LED (ready / firing / fault, ``logic.Firmware.indicator``)
+    BUZZER_PIN -> an optional active buzzer (None: no buzzer)
 """
 # ruff: noqa: UP031
 
@@ -21,11 +23,20 @@ MOTOR_PWM_PIN = 16
 MOTOR_DIR_PIN = 17
 BEAM_PIN = 15
 BUTTON_PIN = 14
+LED_PIN = 25  # the Pico's on-board LED (a Pico W's LED is on the radio chip: use "LED")
+BUZZER_PIN = None  # e.g. 13 for an active buzzer from GP13 to GND
 BEAM_BLOCKED_LEVEL = 0  # the receiver pulls low while the beam is broken
 BUTTON_PRESSED_LEVEL = 0
 PWM_FREQ = 20000  # Hz: above hearing, fine for small DC motors on a DRV8833/TB6612
 PROFILE_FILE = "profile.txt"
 MAX_QUEUED_EDGES = 64
+WATCHDOG_MS = 2000  # the loop feeds it every few ms; 8388 ms is the RP2040's maximum
+#: A write to a host that holds the port open but does not read blocks up to 500 ms
+#: (MicroPython's USB CDC timeout). A write that took this long marks the host "not reading"
+#: and the frames of the next WRITE_BACKOFF_MS are dropped, so at most one write (500 ms)
+#: blocks per second and the 2 s watchdog is always fed (a STATUS repairs lost events).
+SLOW_WRITE_MS = 20
+WRITE_BACKOFF_MS = 1000
 WATCHDOG_BASE = 0x40058000
 WATCHDOG_CTRL_CLEAR = WATCHDOG_BASE + 0x3000  # the atomic clear alias of WATCHDOG_CTRL
 WATCHDOG_ENABLE = 0x40000000  # CTRL bit 30: when clear, the countdown is paused
@@ -33,6 +44,12 @@ WATCHDOG_SCRATCH4 = WATCHDOG_BASE + 0x1C
 # pico-sdk: watchdog_enable() (machine.WDT) writes this to scratch 4, watchdog_reboot()
 # (machine.reset(), so mpremote `reset`) writes 0; both survive the watchdog reset.
 WATCHDOG_NON_REBOOT_MAGIC = 0x6AB73121
+# Ours: watchdog_off() writes this to scratch 4 when it pauses an armed watchdog (Ctrl-C).
+# A hardware reset of any kind rewrites or clears scratch 4 (power-on clears it; pico-sdk's
+# watchdog_reboot writes 0; arming the WDT again writes the magic above), so finding it at
+# boot means this is a soft reboot (Ctrl-D at the REPL) after a paused watchdog, not a
+# timeout: the reset-reason register still names the last *hardware* reset.
+WATCHDOG_PAUSED_MARK = 0x50415553  # "PAUS"
 
 
 def watchdog_off():
@@ -42,11 +59,20 @@ def watchdog_off():
     follows is not cut by a reboot 2 s later (``uno-attack firmware install`` after a job).
     """
     machine.mem32[WATCHDOG_CTRL_CLEAR] = WATCHDOG_ENABLE
+    machine.mem32[WATCHDOG_SCRATCH4] = WATCHDOG_PAUSED_MARK
 
 
 def watchdog_timed_out():
     """True if the last watchdog reset was a timeout of an armed WDT, not a requested reboot."""
     return machine.mem32[WATCHDOG_SCRATCH4] & 0xFFFFFFFF == WATCHDOG_NON_REBOOT_MAGIC
+
+
+def soft_rebooted():
+    """True (once) when this start is a soft reboot after watchdog_off(); clears the mark."""
+    if machine.mem32[WATCHDOG_SCRATCH4] & 0xFFFFFFFF != WATCHDOG_PAUSED_MARK:
+        return False
+    machine.mem32[WATCHDOG_SCRATCH4] = 0
+    return True
 
 
 def motor_pins_low():
@@ -66,39 +92,102 @@ class Rp2Hal:
         self._pwm.duty_u16(0)
         self._beam = Pin(BEAM_PIN, Pin.IN, Pin.PULL_UP)
         self._button = Pin(BUTTON_PIN, Pin.IN, Pin.PULL_UP)
-        self.edges = []  # (ticks_ms, blocked) appended by the beam interrupt
-        self.presses = []  # ticks_ms appended by the button interrupt
+        self._led = Pin(LED_PIN, Pin.OUT, value=0)
+        self._buzzer = Pin(BUZZER_PIN, Pin.OUT, value=0) if BUZZER_PIN is not None else None
+        self._shown = None
+        self.edges = []  # (ticks_ms, ticks_us, blocked) appended by the beam interrupt
+        self.buttons = []  # (ticks_ms, pressed) appended by the button interrupt
         self._out = sys.stdout.buffer
+        self._backoff_until = None
+        self._wdt = None
+        self._cause = None
+        #: Set by the main loop while the next card is a FEED's last: the beam interrupt then
+        #: stops the motor on that card's raw leading edge, without waiting for the loop
+        #: (which may be decoding a command for ~15 ms). ``irq_stopped`` says it did.
+        self.final_card_armed = False
+        self.irq_stopped = False
+        self._duty = 0
 
     def button_held(self):
         return self._button.value() == BUTTON_PRESSED_LEVEL
 
     def start_interrupts(self):
-        """Beam edges and button presses are queued by (soft) interrupts, handled by the loop."""
-        self._beam.irq(trigger=Pin.IRQ_RISING | Pin.IRQ_FALLING, handler=self._on_beam_edge)
-        self._button.irq(trigger=Pin.IRQ_FALLING, handler=self._on_button_edge)
+        """Beam and button levels are queued by (soft) interrupts on both edges.
+
+        The handlers only read the level and the time; the main loop filters the beam
+        (``logic.BeamFilter``) and debounces the button (``logic.Firmware.on_button``).
+        """
+        both = Pin.IRQ_RISING | Pin.IRQ_FALLING
+        self._beam.irq(trigger=both, handler=self._on_beam_edge)
+        self._button.irq(trigger=both, handler=self._on_button_edge)
 
     def _on_beam_edge(self, pin):
+        level = pin.value() == BEAM_BLOCKED_LEVEL
+        if level and self.final_card_armed:
+            self._pwm.duty_u16(0)  # the count is reached (or a glitch: the loop restarts it)
+            self.final_card_armed = False
+            self.irq_stopped = True
         if len(self.edges) < MAX_QUEUED_EDGES:
-            self.edges.append((time.ticks_ms(), pin.value() == BEAM_BLOCKED_LEVEL))
+            self.edges.append((time.ticks_ms(), time.ticks_us(), level))
 
     def _on_button_edge(self, pin):
-        if len(self.presses) < 4:
-            self.presses.append(time.ticks_ms())
+        if len(self.buttons) < MAX_QUEUED_EDGES:
+            self.buttons.append((time.ticks_ms(), pin.value() == BUTTON_PRESSED_LEVEL))
+
+    def show(self, led, buzzer):
+        """The LED and the buzzer (pins written only on a change)."""
+        shown = (led, buzzer)
+        if shown == self._shown:
+            return
+        self._shown = shown
+        self._led.value(1 if led else 0)
+        if self._buzzer is not None:
+            self._buzzer.value(1 if buzzer else 0)
+
+    def feed_watchdog(self):
+        if self._wdt is not None:
+            self._wdt.feed()
 
     # -- the HAL contract (see logic.py) ------------------------------------------------
     def set_motor(self, duty):
         duty = 0 if duty < 0 else 100 if duty > 100 else duty
+        self.final_card_armed = False
+        self.irq_stopped = False
+        self._duty = duty
         self._pwm.duty_u16(duty * 65535 // 100)
+
+    def restore_motor(self):
+        """Undo an interrupt stop that turned out to be a beam glitch (the job goes on)."""
+        self.set_motor(self._duty)
 
     def beam_blocked(self):
         return self._beam.value() == BEAM_BLOCKED_LEVEL
 
+    def button_pressed(self):
+        return self._button.value() == BUTTON_PRESSED_LEVEL
+
+    def arm_watchdog(self):
+        """Arm the 2 s watchdog (once; MicroPython cannot stop it). Before any motor start."""
+        if self._wdt is None:
+            self._wdt = machine.WDT(timeout=WATCHDOG_MS)
+
+    def watchdog_armed(self):
+        return self._wdt is not None
+
     def write(self, frame):
+        """Send a frame; never blocks a loop pass for long while the host does not read."""
+        now = time.ticks_ms()
+        backoff = self._backoff_until
+        if backoff is not None:
+            if time.ticks_diff(backoff, now) > 0:
+                return  # the host did not read lately: drop (a STATUS repairs events)
+            self._backoff_until = None
         try:
             self._out.write(frame)
         except OSError:
             pass  # no host attached: drop, as USB CDC does
+        if time.ticks_diff(time.ticks_ms(), now) >= SLOW_WRITE_MS:
+            self._backoff_until = time.ticks_add(time.ticks_ms(), WRITE_BACKOFF_MS)
 
     def load_profile(self):
         try:
@@ -116,6 +205,14 @@ class Rp2Hal:
         return data[0] | (data[1] << 8) | (data[2] << 16) | (data[3] << 24)
 
     def reset_cause(self):
+        """Read once per boot (the soft-reboot mark is cleared by reading it)."""
+        if self._cause is None:
+            self._cause = self._read_reset_cause()
+        return self._cause
+
+    def _read_reset_cause(self):
+        if soft_rebooted():  # Ctrl-D after Ctrl-C: no hardware reset happened
+            return "soft"
         cause = machine.reset_cause()
         if cause == getattr(machine, "WDT_RESET", -1):
             # machine.reset() is a watchdog reboot too: only a timeout is a fault
@@ -129,6 +226,10 @@ class Rp2Hal:
     @staticmethod
     def ticks_ms():
         return time.ticks_ms()
+
+    @staticmethod
+    def ticks_us():
+        return time.ticks_us()
 
     @staticmethod
     def ticks_diff(a, b):

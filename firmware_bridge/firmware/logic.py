@@ -14,12 +14,16 @@ itself; everything goes through a thin HAL object:
     hal.reset_cause()            "power" | "wdt" | "requested" | "soft" | "unknown" ("wdt" faults)
     hal.ticks_diff(a, b)         a - b for the HAL's millisecond ticks (wrap-safe on the Pico)
     hal.ticks_add(a, b)          a + b likewise
+    hal.arm_watchdog()           arm the hardware watchdog (called before every motor start)
+    hal.button_pressed()         current level of the Pico's button (True = pressed)
+    hal.watchdog_armed()         True once the watchdog runs (SELFTEST reports it)
 
 The caller feeds it inputs with the time they happened (``now``, HAL ticks in ms):
-:meth:`Firmware.on_line` (one received line), :meth:`Firmware.on_beam` (a beam edge),
-:meth:`Firmware.on_button` (a press of the Pico's button) and :meth:`Firmware.tick`
-(timers; call it often, and at :meth:`Firmware.next_deadline` when you can).
-The protocol it speaks is ``docs/protocol.md``.
+:meth:`Firmware.on_line` (one received line), :meth:`Firmware.on_beam` (a filtered beam
+edge, see :class:`BeamFilter`), :meth:`Firmware.on_button` (a raw level change of the
+Pico's button; the debounce is here) and :meth:`Firmware.tick` (timers; call it often,
+and at :meth:`Firmware.next_deadline` when you can). :meth:`Firmware.indicator` says what
+the LED and the buzzer show. The protocol it speaks is ``docs/protocol.md``.
 """
 # ruff: noqa: UP031  (%-formatting on purpose: this file runs under MicroPython)
 
@@ -28,8 +32,25 @@ try:
 except ImportError:  # on the Pico every module sits in the flash root
     import protocol  # type: ignore[no-redef]
 
-FIRMWARE_VERSION = "0.1.0"
-BUTTON_DEBOUNCE_MS = 200
+FIRMWARE_VERSION = "0.2.0"
+#: Level debounce of the button: low this long is a press, high this long re-arms it. A
+#: bouncing release (contacts chattering for a few ms) never re-arms; a 20-100 us spike
+#: from the motor's noise is never 20 ms long.
+BUTTON_DEBOUNCE_MS = 20
+#: Held this long: clear a latched fault (if the mouth is clear) and take the button back
+#: from a host (standalone presses fire again).
+LONG_PRESS_MS = 2000
+#: A beam change counts once the new level has held this long (microseconds). It rejects
+#: the spikes a brushed motor puts on the receiver line (20-100 us measured, up to 0.3 ms),
+#: and leaves room for a card and the gap behind it at 1,000 cards/s (1 ms together):
+#: docs/firmware.md, "Beam glitch filter".
+BEAM_FILTER_US = 300
+#: What the LED shows (docs/firmware.md): on = ready, fast blink = firing, slow blink =
+#: fault, on with a short dark blip each second = a host holds the link.
+LED_FIRING_HALF_MS = 50
+LED_FAULT_HALF_MS = 250
+LED_HOST_BLIP_MS = 100
+BUZZER_FAULT_MS = 100  # the buzzer chirps this long once a second while a fault is latched
 #: The standalone profile used until the host pushes one (the "web-game" preset).
 DEFAULT_PROFILE = "kind=iid p=450,165,165,80,80,12,12,12,12,12"
 
@@ -62,6 +83,43 @@ class Job:
         return self.id != 0
 
 
+class BeamFilter:
+    """Raw beam levels (stamped in us) in, levels that held :data:`BEAM_FILTER_US` out.
+
+    A change counts once the new level has held the filter time; it is dated when it began
+    (the card's leading edge), so a late main loop never shifts a card in time. A change
+    that reverts sooner is a glitch: counted in :attr:`glitches`, never a card. Works on
+    level samples, so a soft IRQ that reads the pin after a 20 us spike has already ended
+    (and sees no change) is harmless.
+    """
+
+    def __init__(self, hal, blocked, now_ms, now_us):
+        self.hal = hal
+        self.level = bool(blocked)  # the filtered level the firmware sees
+        self.raw = self.level
+        self.raw_ms = now_ms
+        self.raw_us = now_us
+        self.glitches = 0  # raw changes that did not hold
+
+    def raw_edge(self, blocked, ms, us):
+        """A raw level read at ``ms``/``us``; returns the settled edges ``[(blocked, ms)]``."""
+        out = self.poll(us)
+        blocked = bool(blocked)
+        if blocked == self.raw:
+            return out
+        if self.raw != self.level:  # the pending change reverted before it held: a glitch
+            self.glitches += 1
+        self.raw, self.raw_ms, self.raw_us = blocked, ms, us
+        return out
+
+    def poll(self, us):
+        """The pending change, if it has held long enough by ``us``: ``[(blocked, ms)]``."""
+        if self.raw != self.level and self.hal.ticks_diff(us, self.raw_us) >= BEAM_FILTER_US:
+            self.level = self.raw
+            return [(self.level, self.raw_ms)]
+        return []
+
+
 class Firmware:
     """The state machine; one instance per boot."""
 
@@ -79,7 +137,17 @@ class Firmware:
         self.last_rx = 0
         self.next_beat = 0
         self.presses = 0
-        self.last_press = None
+        #: The button's raw level and since when; armed = released long enough to press again.
+        self.button_down = False
+        self.button_since = 0
+        self.button_armed = True
+        self.button_long_done = False
+        #: True from a host's first command until a long press, host_silent or a reboot:
+        #: standalone presses are refused while a host game owns the launcher.
+        self.host_link = False
+        self.refused_presses = 0
+        #: Set by the Pico's main loop (raw edges in us); the emulator delivers clean edges.
+        self.beam_filter = None
         self.rejected = 0  # received lines that failed to decode
         self.job_starts = 0  # jobs started since boot (the emulator proves exactly-once with it)
         self._last_body = None
@@ -101,6 +169,9 @@ class Firmware:
         self.blocked = bool(self.hal.beam_blocked())
         self.blocked_since = now
         self.last_rx = now
+        self.button_down = bool(self.hal.button_pressed())
+        self.button_since = now
+        self.button_armed = not self.button_down  # held through boot: release it first
         self._emit("BOOT", self._hello_fields())
 
     def _load_profile(self):
@@ -143,6 +214,7 @@ class Firmware:
         if kind != P.COMMAND:
             return
         self.last_rx = now
+        self.host_link = True
         body = _frame_body(line)
         if verb not in P.ALWAYS_EXECUTE and body == self._last_body:
             self.hal.write(self._last_reply)
@@ -260,6 +332,21 @@ class Firmware:
         self.last_host_job = fence
         return "OK", _job_fields(fence, 0)
 
+    def _cmd_selftest(self, fields, now):
+        """Pin states and the beam's own check, for a bring-up test (``launcher test``)."""
+        raw = bool(self.hal.beam_blocked())
+        beam_filter = self.beam_filter
+        return "SELFTEST", (
+            ("beam", "blocked" if self.blocked else "clear"),
+            ("raw", "blocked" if raw else "clear"),
+            ("button", 1 if self.hal.button_pressed() else 0),
+            ("motor", self.job.duty if self.job is not None and not self.job.waiting else 0),
+            ("wdt", 1 if self.hal.watchdog_armed() else 0),
+            ("glitches", beam_filter.glitches if beam_filter is not None else 0),
+            ("host", 1 if self.host_link else 0),
+            ("refused", self.refused_presses),
+        )
+
     def _cmd_clear(self, fields, now):
         self.fault = P.FAULT_NONE
         return "OK", ()
@@ -284,6 +371,7 @@ class Firmware:
         if job.is_host_job():
             self.last_host_job = job
         self.next_beat = self.hal.ticks_add(now, P.BEAT_MS)
+        self.hal.arm_watchdog()  # armed before the motor can turn, never one loop pass later
         if self.blocked:  # never push a card in behind one the beam still sees: wait
             job.waiting = True
         else:
@@ -301,6 +389,8 @@ class Firmware:
         else:
             job.state, job.end = P.STATE_FAULT, fault
             self.fault = fault
+            if fault == P.FAULT_HOST_SILENT:  # the host is gone: the button is the toy's again
+                self.host_link = False
             self._emit("FAULT", (("code", fault),) + fields + (("total", self.total),))
 
     def on_beam(self, blocked, now):
@@ -308,7 +398,7 @@ class Firmware:
         blocked = bool(blocked)
         if blocked == self.blocked:
             return
-        self.tick(now)
+        self._tick_job(now)
         self.blocked = blocked
         self.blocked_since = now
         job = self.job
@@ -330,7 +420,11 @@ class Firmware:
             self._finish(job, P.REASON_COUNT, None)
 
     def tick(self, now):
-        """Run the timers up to ``now``: safety checks first, then the heartbeat."""
+        """Run the timers up to ``now``: safety checks first, then the heartbeat, the button."""
+        self._tick_job(now)
+        self._tick_button(now)
+
+    def _tick_job(self, now):
         job = self.job
         if job is None:
             return
@@ -368,10 +462,11 @@ class Firmware:
         Expressed in the HAL's ticks; used by the emulator (whose ticks never wrap) to step
         exactly to it. The Pico's main loop simply ticks every millisecond.
         """
+        times = self._button_deadlines()
         job = self.job
         if job is None:
-            return None
-        times = [self.next_beat]
+            return min(times) if times else None
+        times.append(self.next_beat)
         if self.blocked:
             times.append(self.blocked_since + job.block_ms)
         if job.is_host_job():
@@ -385,13 +480,52 @@ class Firmware:
         return min(times)
 
     # -- standalone mode ------------------------------------------------------------------
-    def on_button(self, now):
-        """The Pico's own button: draw a count from the stored profile and shoot it."""
-        last = self.last_press
-        if last is not None and self.hal.ticks_diff(now, last) < BUTTON_DEBOUNCE_MS:
+    def on_button(self, pressed, now):
+        """A raw level change of the Pico's button at ``now`` (True = pressed).
+
+        Only levels that hold count (:data:`BUTTON_DEBOUNCE_MS`, :meth:`tick` decides): a
+        press after 20 ms low, the next one only after 20 ms high, so a bouncing release
+        or a spike never fires a second volley.
+        """
+        pressed = bool(pressed)
+        self._tick_button(now)  # what the old level did up to this instant
+        if pressed == self.button_down:
             return
-        self.last_press = now
+        self.button_down = pressed
+        self.button_since = now
+        if pressed:
+            self.button_long_done = False
+
+    def _tick_button(self, now):
+        held = self.hal.ticks_diff(now, self.button_since)
+        if not self.button_down:
+            if not self.button_armed and held >= BUTTON_DEBOUNCE_MS:
+                self.button_armed = True
+            return
+        if self.button_armed and held >= BUTTON_DEBOUNCE_MS:
+            self.button_armed = False
+            self._press(self.hal.ticks_add(self.button_since, BUTTON_DEBOUNCE_MS))
+        if not self.button_long_done and held >= LONG_PRESS_MS:
+            self.button_long_done = True
+            self._long_press()
+
+    def _button_deadlines(self):
+        since = self.button_since
+        if not self.button_down:
+            return [] if self.button_armed else [since + BUTTON_DEBOUNCE_MS]
+        times = []
+        if self.button_armed:
+            times.append(since + BUTTON_DEBOUNCE_MS)
+        if not self.button_long_done:
+            times.append(since + LONG_PRESS_MS)
+        return times
+
+    def _press(self, now):
+        """A debounced press: draw a count from the stored profile and shoot it as job 0."""
         if self.job is not None or self.fault != P.FAULT_NONE:
+            return
+        if self.host_link:  # a host game owns the launcher: its hopper model must stay true
+            self.refused_presses += 1
             return
         self.presses += 1
         want = self._draw()
@@ -402,6 +536,23 @@ class Firmware:
                 params[key] = P.LIMITS[key][2]
             params["n"] = want
             self._start(0, FEED, params, now)
+
+    def _long_press(self):
+        """Held 2 s: clear a latched fault when the mouth is clear; take the button back."""
+        self.host_link = False
+        if self.fault != P.FAULT_NONE and self.job is None and not self.blocked:
+            self.fault = P.FAULT_NONE
+
+    def indicator(self, now):
+        """``(led_on, buzzer_on)`` at ``now``: what the on-board LED and the buzzer show."""
+        if self.fault != P.FAULT_NONE:
+            phase = now % 1000
+            return (phase % (2 * LED_FAULT_HALF_MS)) < LED_FAULT_HALF_MS, phase < BUZZER_FAULT_MS
+        if self.job is not None:
+            return (now % (2 * LED_FIRING_HALF_MS)) < LED_FIRING_HALF_MS, False
+        if self.host_link:
+            return (now % 1000) >= LED_HOST_BLIP_MS, False
+        return True, False
 
     def _draw(self):
         profile = self.profile
@@ -429,6 +580,7 @@ _HANDLERS = {
     "RUN": Firmware._cmd_run,
     "STOP": Firmware._cmd_stop,
     "CLEAR": Firmware._cmd_clear,
+    "SELFTEST": Firmware._cmd_selftest,
     "PROFILE": Firmware._cmd_profile,
 }
 

@@ -17,7 +17,9 @@
 //   * (uno-attack) lockstep: `hold` stops emulated time at a horizon that `step MS` moves on,
 //     so an outside model (the launcher mechanism) sees every millisecond; `duty N` reads the
 //     PWM duty a pin outputs; `power` power-cycles the chip (a brown-out); `faults` drops or
-//     corrupts whole lines of the serial stream; emulated time is monotonic across reboots.
+//     corrupts whole lines of the serial stream; emulated time is monotonic across reboots;
+//   * (uno-attack) exact lockstep `x.hold PINS` / `x.step NS` / `x.in PIN 0|1` / `x.time`: the
+//     caller owns emulated time to the nanosecond and gets the output pins' on/off edges.
 //
 // Usage: node pico-sim.mjs --uf2 firmware.uf2 [--port 5555] [--stdio]
 //          [--ctl-port 5556] [--pty ./ttyPICO] [--flash flash.bin] [--bootrom bootrom-b1.bin]
@@ -455,6 +457,7 @@ function runLoop(mySim) {
   const wallStartNanos = Date.now() * 1e6 - clock.nanos;
   const step = () => {
     if (mySim !== sim || mySim.stopped) return;
+    if (XS && XS.held) { XS.parked = step; return; } // exact lockstep: only x.step moves time
     const sliceEnd = Date.now() + 25;
     let delay = 0;
     outer: for (;;) {
@@ -631,7 +634,9 @@ function stepTime(ms, pins) {
 //   duty N          -> the duty cycle (0..1) GPIO N drives (PWM CC/(TOP+1), else its level)
 //   power           -> power-cycle the chip (flash kept, reset cause power-on)
 //   faults drop=P corrupt=P seed=N | faults off -> damage whole serial lines; counts
+//   x.hold PINS / x.step NS / x.in PIN 0|1 / x.time -> exact lockstep (see the end of this file)
 function control(cmd) {
+  if (cmd[0] && cmd[0].startsWith('x.')) return xControl(cmd);
   try {
     switch (cmd[0]) {
       case 'gpio': {
@@ -722,3 +727,104 @@ process.on('exit', () => {
 });
 
 boot(null);
+
+
+// ---- exact lockstep: the caller owns emulated time (control port commands x.*) ----
+// x.hold PINS   stop emulated time here (the run loop parks); record on/off edges of PINS
+// x.step NS     run exactly NS more emulated nanoseconds now; reply with the recorded pins' on/off
+//               edges since the last reply, [t_ns, pin, 0|1], t in total emulated ns
+// x.in PIN 0|1  drive an input now (kept across reboots, like `input`)
+// x.time        that clock, resets
+// A recorded pin is "on" from a rising edge until it has stayed low XS.offNs (1 ms): a PWM output
+// (20 kHz per docs/firmware.md) reads as one run; the off edge is dated where the pin fell.
+// Adapted from the shared firmware-sim bridge; emulated time is totalNanos() (monotonic).
+var XS = { held: false, parked: null, chip: null, horizon: 0, last: 0, pins: [], rec: new Map(),
+           events: [], offNs: 1e6 };
+function xNow() { return totalNanos(); }
+function xEdge(chip, n, state) {
+  if (XS.chip !== chip) return;
+  const r = XS.rec.get(n), t = xNow();
+  if (state === GPIOPinState.High) {
+    if (r.on && r.lowSince !== null && t - r.lowSince >= XS.offNs) {
+      XS.events.push([r.lowSince, n, 0]);
+      r.on = false;
+    }
+    r.lowSince = null;
+    if (!r.on) { r.on = true; XS.events.push([t, n, 1]); }
+  } else if (r.lowSince === null) r.lowSince = t;
+}
+function xSettle() {
+  const t = xNow();
+  for (const [n, r] of XS.rec)
+    if (r.on && r.lowSince !== null && t - r.lowSince >= XS.offNs) {
+      XS.events.push([r.lowSince, n, 0]);
+      r.on = false;
+      r.lowSince = null;
+    }
+}
+function xAttach() {
+  if (XS.chip === sim) return;
+  if (XS.chip !== null)  // a reboot: the new chip's pins start low
+    for (const [n, r] of XS.rec) if (r.on) { XS.events.push([XS.last, n, 0]); r.on = false; }
+  const chip = XS.chip = sim;
+  for (const n of XS.pins) {
+    const high = mcu.gpio[n].value === GPIOPinState.High;
+    if (high && !(XS.rec.get(n) || {}).on) XS.events.push([xNow(), n, 1]);
+    XS.rec.set(n, { on: high, lowSince: null });
+    mcu.gpio[n].addListener((state) => xEdge(chip, n, state));
+  }
+}
+function xStep(ns) {
+  if (sim.stopped) return { rebooting: true, t: XS.last, resets, ev: [] };
+  xAttach();
+  const chip = sim, clock = mcu.clock, core = mcu.core, cycle = 1e9 / 125e6;
+  XS.horizon = Math.max(XS.horizon, xNow()) + ns;
+  const end = XS.horizon - baseNanos;
+  while (clock.nanos < end && !chip.stopped) {
+    if (core.waiting) {
+      const next = clock.nextAlarm;
+      if (next == null || next.nanos > end) { clock.tick(end - clock.nanos); break; }
+      clock.tick(Math.max(0, next.nanos - clock.nanos));
+    } else clock.tick(core.executeInstruction() * cycle);
+  }
+  XS.last = xNow();
+  xSettle();
+  const ev = XS.events.splice(0).sort((a, b) => a[0] - b[0]);
+  return { t: XS.last, resets, ev, rebooted: chip.stopped };
+}
+function xControl(cmd) {
+  try {
+    switch (cmd[0]) {
+      case 'x.hold':
+        XS.pins = (cmd[1] || '').split(',').filter((s) => s !== '').map(Number);
+        XS.held = true;
+        XS.chip = null;
+        XS.rec = new Map();
+        XS.events = [];
+        xAttach();
+        XS.horizon = XS.last = xNow();
+        return { t: XS.last, resets };
+      case 'x.free':
+        XS.held = false;
+        if (XS.parked) { const run = XS.parked; XS.parked = null; setImmediate(run); }
+        return { t: xNow(), resets };
+      case 'x.step':
+        return xStep(Number(cmd[1]));
+      case 'x.in': {
+        const n = Number(cmd[1]), level = cmd[2] === '1', pin = mcu.gpio[n];
+        const now = pin.externallyDriven ? pin.rawInputValue : pulledLevel(pin);
+        driven.set(n, level);
+        if (now === level) { pin.externallyDriven = true; pin.rawInputValue = level; }
+        else pin.setInputValue(level);
+        return { t: xNow() };
+      }
+      case 'x.time':
+        return { t: xNow(), resets, held: XS.held };
+      default:
+        return { error: `unknown command ${cmd[0]}` };
+    }
+  } catch (e) {
+    return { error: String(e) };
+  }
+}
+// ---- end of exact lockstep ----

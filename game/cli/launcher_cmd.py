@@ -133,7 +133,8 @@ def _test_options(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--cards",
         type=int,
-        help="cards in the hopper: with some loaded, a spin that moves none fails the test",
+        help="cards in the hopper: with some loaded, a motor spin (gpio) or pulse (a Pico) that "
+        "moves none past the beam fails the test",
     )
     _json_option(parser)
 
@@ -356,7 +357,9 @@ def _test(args: argparse.Namespace) -> int:
     emit = lines.append if args.json else print
     with _open(args) as launcher:
         driver = launcher.driver if isinstance(launcher, GpioLauncher) else None
-        if driver is None:
+        if driver is None and launcher.supports(Capability.SELF_TEST):
+            checks = _device_self_test(launcher, args, emit)
+        elif driver is None:
             checks = _test_other_backend(launcher, args, emit)
         else:
             _load_for_test(launcher, args.cards)
@@ -383,7 +386,7 @@ def _test(args: argparse.Namespace) -> int:
 
 
 def _test_other_backend(launcher: Launcher[Any], args: argparse.Namespace, emit: Any) -> Any:
-    """sim://, serial://, emu://: one press (the Pico's own bring-up test is its firmware's)."""
+    """sim:// and other backends without a self-test: one press (nothing else to check)."""
     volley = launcher.hit()
     emit(
         f"press: {volley.counted} card(s) -- ok "
@@ -407,6 +410,18 @@ def _cards_in_hopper(launcher: Any) -> int:
     """What the hopper holds as far as we know: the mock rig's mechanism, else the model."""
     rig = getattr(launcher, "rig", None)
     return int(rig.mechanism.hopper) if rig is not None else int(launcher.remaining)
+
+
+def _device_self_test(
+    launcher: Launcher[Any], args: argparse.Namespace, emit: Any
+) -> dict[str, bool]:
+    """A Pico (real or emulated): its pins, the beam at rest, a motor pulse with the beam."""
+    if args.cards:
+        _load(launcher, args.cards, sys.stderr if args.json else sys.stdout)
+    result = launcher.self_test(pulse_ms=args.spin_ms)
+    for check in result.checks:
+        emit(check.line())
+    return {check.name: check.ok is not False for check in result.checks}
 
 
 def _check_motor(

@@ -49,11 +49,14 @@ EMPTY_NOTE = " -- the hopper is empty: load cards (--cards N)"
 
 
 def simulated_and_empty(launcher: Launcher[Any]) -> bool:
-    """A simulated hopper (sim://, a mock rig) with no card in it: every press gives 0."""
+    """A simulated hopper (sim://, a mock rig, emu://, pico-sim://) with no card in it."""
     if launcher.remaining:
         return False
     if launcher.backend == "sim":
         return True
+    emulated = getattr(launcher, "physical_hopper", None)  # emu://, pico-sim://
+    if emulated is not None:
+        return bool(emulated == 0)
     rig = getattr(launcher, "rig", None)
     return rig is not None and rig.mechanism.hopper == 0
 

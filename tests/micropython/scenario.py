@@ -15,6 +15,8 @@ class ScriptHal:
         self.cause = cause
         self.motor = []
         self.timeline = []  # motor changes and frame kinds+verbs, in the order they happened
+        self.button = False
+        self.wdt = False
 
     def set_motor(self, duty):
         self.duty = duty
@@ -40,6 +42,16 @@ class ScriptHal:
 
     def reset_cause(self):
         return self.cause
+
+    def button_pressed(self):
+        return self.button
+
+    def arm_watchdog(self):
+        self.timeline.append("wdt")
+        self.wdt = True
+
+    def watchdog_armed(self):
+        return self.wdt
 
     def ticks_diff(self, a, b):
         return a - b
@@ -97,13 +109,23 @@ command(
     [("kind", "pattern"), ("cycle", 3), ("fires", P.fires_mask([2, 3])), ("p", [100, 300, 600])],
     1200,
 )
+fw.on_button(True, 1250)  # a host holds the link: hold 2 s to give the button back
+fw.tick(1250 + logic.LONG_PRESS_MS)
+fw.on_button(False, 1260 + logic.LONG_PRESS_MS)
 for press in range(6):
-    start = 1300 + press * 1000
-    fw.on_button(start)
+    start = 4300 + press * 600
+    fw.on_button(True, start - 30)
+    fw.on_button(False, start - 29)  # a 1 ms bounce: nothing
+    fw.on_button(True, start - 20)
+    fw.tick(start)  # 20 ms low: the press
+    fw.on_button(False, start + 30)
+    fw.on_button(True, start + 31)  # release bounce: never a second press
+    fw.on_button(False, start + 33)
     if fw.job is not None:
         for k in range(fw.job.want):
             card(start + 50 + k * 60, 10)
-    fw.tick(start + 900)
+    fw.tick(start + 500)
+command("SELFTEST", [], 7950)
 command("FEED", [("job", 4), ("n", 5), ("max_ms", 10)], 8000)
 fw.tick(8005)
 fw.tick(8010)

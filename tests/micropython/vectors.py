@@ -93,6 +93,22 @@ VECTORS = [
         ],
     ),
     ("E", 128, "CARD", [("job", 1), ("counted", 1), ("total", 1)]),
+    ("C", 18, "SELFTEST", []),
+    (
+        "R",
+        18,
+        "SELFTEST",
+        [
+            ("beam", "clear"),
+            ("raw", "blocked"),
+            ("button", 0),
+            ("motor", 0),
+            ("wdt", 1),
+            ("glitches", 3),
+            ("host", 1),
+            ("refused", 0),
+        ],
+    ),
     ("E", 254, "FAULT", [("code", "host_silent"), ("job", 1), ("counted", 0), ("total", 5)]),
     ("E", 9, "X_Y", [("weird", "a.b,c:d+e-f_g")]),
 ]
