@@ -19,6 +19,7 @@ checker narrows ``isinstance``/``match`` and no field is optional except
     R7@3          seat 3 jumps in with an identical red 7 (house rule ``jump_in``)
     penalize:2    seat 2 pays the suggestion penalty (option ``suggestion_penalty``)
     fired:3       chance: the pending launcher press shot 3 cards (fed by game.driver)
+    next-round    the round is over: collect the cards, pass the deal, deal again
 """
 
 from __future__ import annotations
@@ -43,7 +44,7 @@ class Decision(StrEnum):
     PLAY_AGAIN = "play_again"  #: play one more card after a Skip/Reverse, or pass
     STACK = "stack"  #: add a hit/draw card to the stack, or take it
     PRESS = "press"  #: a chance node: the launcher is pressed, feed ``fired:N`` (game.driver)
-    ROUND_OVER = "round_over"  #: call Game.start_next_round()
+    ROUND_OVER = "round_over"  #: the only legal move is ``next-round``
     GAME_OVER = "game_over"  #: nothing left to do
 
 
@@ -63,6 +64,7 @@ class MoveKind(StrEnum):
     CATCH = "catch"
     PENALIZE = "penalize"
     FIRED = "fired"
+    NEXT_ROUND = "next-round"
 
 
 class _MoveType(type):
@@ -295,6 +297,14 @@ class UnoMove(Move):
     by: int | None = None
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class NextRoundMove(Move):
+    """Start the next round once one is over (``next-round``): a move, so push/pop cross it."""
+
+    kind: ClassVar[MoveKind] = MoveKind.NEXT_ROUND
+    by: int | None = None
+
+
 _BARE: dict[MoveKind, Callable[..., Move]] = {
     MoveKind.DRAW: DrawMove,
     MoveKind.CHALLENGE: ChallengeMove,
@@ -302,6 +312,7 @@ _BARE: dict[MoveKind, Callable[..., Move]] = {
     MoveKind.PASS: PassMove,
     MoveKind.TAKE: TakeMove,
     MoveKind.UNO: UnoMove,
+    MoveKind.NEXT_ROUND: NextRoundMove,
 }
 _CHOOSE_TEXT = {c: f"color:{c.value}" for c in Color}
 _KIND_TEXT = {k: k.value for k in MoveKind}  # an enum's .value is a Python-level property
@@ -313,8 +324,25 @@ def _bare_str(self: Move) -> str:
     return text if self.by is None else f"{text}@{self.by}"
 
 
-for _bare in (DrawMove, ChallengeMove, AcceptMove, PassMove, TakeMove, UnoMove):
+for _bare in (DrawMove, ChallengeMove, AcceptMove, PassMove, TakeMove, UnoMove, NextRoundMove):
     _bare.__str__ = _bare_str  # type: ignore[method-assign]
+
+
+#: The move that starts the next round.
+NEXT_ROUND = NextRoundMove()
+
+#: ``fired:N`` moves made once each (a move is immutable; a game makes a thousand presses).
+_FIRED: dict[int, FiredMove] = {}
+
+
+def fired(count: int) -> FiredMove:
+    """The move ``fired:count``, shared for small counts."""
+    move = _FIRED.get(count)
+    if move is None:
+        move = FiredMove(count)
+        if type(count) is int and 0 <= count < 64:
+            _FIRED[count] = move
+    return move
 
 
 def _parse_kind(kind: MoveKind, arg: str, by: int | None, text: str) -> Move:
@@ -388,9 +416,12 @@ __all__ = [
     "GiveMove",
     "Move",
     "MoveKind",
+    "NEXT_ROUND",
+    "NextRoundMove",
     "PassMove",
     "PenalizeMove",
     "PlayMove",
     "TakeMove",
     "UnoMove",
+    "fired",
 ]

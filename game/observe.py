@@ -8,6 +8,7 @@ cards removed); :meth:`game.engine.Game.outcome` an :class:`Outcome`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from game.moves import Decision
@@ -19,6 +20,13 @@ if TYPE_CHECKING:
 _PRIVATE = {"hit": "cards", "give": "card", "decision": "moves"}
 
 
+class Termination(StrEnum):
+    """Why a game ended (python-chess's ``Termination``); the values are the logged strings."""
+
+    TARGET = "target"  #: a score reached the target
+    ELIMINATION = "elimination"  #: the challenge game: one seat is left
+
+
 @dataclass(frozen=True, slots=True)
 class Outcome:
     """How a game ended (python-chess's ``Outcome``): the winner, the scores, the rounds."""
@@ -26,8 +34,7 @@ class Outcome:
     winner: int
     scores: tuple[int, ...]
     rounds: int
-    #: ``target`` (a score reached the target) or ``elimination`` (the challenge game).
-    termination: str
+    termination: Termination
 
 
 @dataclass(frozen=True, slots=True)

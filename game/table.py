@@ -171,7 +171,7 @@ def start_game(game: Game) -> None:
         players=list(game.names),
         seed=game.seed,
         options=dict(rules.options),
-        launcher=repr(game.launcher) if game.presser is not None else "chance",
+        launcher=game.launcher_name,
         deck=list(game.rules.deck_codes),
         **custom_header(rules),
     )

@@ -33,6 +33,7 @@ from typing import Any, TextIO
 
 from game.bots import Bot, seat_moves
 from game.cards import Card, NotationError
+from game.driver import Table
 from game.engine import Game
 from game.errors import IllegalMove, JournalError
 from game.journal import MOVE, JournalWriter, Record, check_replayed_moves
@@ -92,7 +93,7 @@ class TablePlay:
 
     def __init__(
         self,
-        game: Game,
+        table: Table,
         seats: Sequence[PlaySeat],
         console: Console,
         *,
@@ -103,7 +104,9 @@ class TablePlay:
         replay_only: bool = False,
         after_decision: Callable[[], None] | None = None,
     ) -> None:
-        self.game = game
+        #: The game and the launcher that feeds it; :attr:`game` is the pure game.
+        self.table = table
+        self.game = table.game
         self.narrator = narrator
         #: ``uno-attack replay``: stop when the journal runs out and narrate the replayed moves.
         self.replay_only = replay_only
@@ -135,7 +138,7 @@ class TablePlay:
                 if self.max_rounds and game.round_number >= self.max_rounds:
                     self.stopped_early = True
                     return
-                game.start_next_round()
+                self.table.start_next_round()
                 continue
             self._table_window()
             seat = game.decider
@@ -179,7 +182,7 @@ class TablePlay:
         name = self.seats[seat].name
         question = f"{name}, {victim} has one card and did not call UNO. Catch? [y/n] "
         if ask(self.console.read, self.console.say, question, parse_yes_no):
-            self.game.play(catches[0])
+            self.table.play(catches[0])
             self._record(seat, [catches[0]], table=True)
 
     def _replay_table_move(self, seat: int) -> None:
@@ -191,7 +194,7 @@ class TablePlay:
             return
         self._replay.popleft()
         for text in record.get("moves", []):
-            self.game.play(Move.parse(text))
+            self.table.play(Move.parse(text))
         self._sync_narrator()
 
     def _bot_turn(self, seat: int) -> None:
@@ -206,7 +209,7 @@ class TablePlay:
             record = self._replay.popleft()
             check_replayed_moves(record, seat, [str(m) for m in moves], self.seats[seat].name)
         for move in moves:
-            self.game.play(move)
+            self.table.play(move)
         if not replayed:
             self._record(seat, moves, table=table)
         self._sync_narrator()
@@ -255,7 +258,7 @@ class TablePlay:
                 )
             try:
                 for text in record.get("moves", []):
-                    self.game.play(Move.parse(text))
+                    self.table.play(Move.parse(text))
             except (IllegalMove, NotationError) as error:
                 raise JournalError(
                     f"journaled move {record.get('moves')} cannot be replayed: {error}"
@@ -274,7 +277,7 @@ class TablePlay:
         played: list[Move] = []
         for move in moves:
             try:
-                self.game.play(move)
+                self.table.play(move)
             except IllegalMove as error:
                 self.console.say(f"  ✗ {self._names(str(error))}")
                 if not played:

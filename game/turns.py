@@ -161,6 +161,11 @@ def resolve_challenge(game: Game, seat: int, guilty_n: int, innocent_n: int) -> 
     return game.presses(seat, innocent_n, "challenge")
 
 
+def on_next_round(game: Game, move: Move, seat: int) -> None:
+    """``next-round``: collect every card, pass the deal to the left, deal again."""
+    game.deal_next_round()
+
+
 HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
     Decision.TURN: on_turn,
     Decision.COLOR: on_color,
@@ -170,6 +175,7 @@ HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
     Decision.GIVE: on_give,
     Decision.STACK: on_stack,
     Decision.CHALLENGE: on_challenge,
+    Decision.ROUND_OVER: on_next_round,
 }
 
 
@@ -182,7 +188,6 @@ def checked(game: Game, move: Move | str) -> Move | None:
     state = game.round
     if move.by is not None or move.kind in _TABLE_KINDS:
         play_table(game, move)
-        game.settle()
         return None
     legal_now = state.legal
     if legal_now is None:
@@ -293,9 +298,38 @@ def on_fired(game: Game, count: int) -> None:
     if then == "draw":
         after_draw(game, state.drawer)
     elif then == "resume":
-        state.pending, state.decider = state.resume_to
+        resume(game, *state.resume_to)
     else:
         game.run_effects()
+
+
+def resume(game: Game, pending: Decision, seat: int) -> None:
+    """Back to the decision an out-of-turn penalty interrupted, offered again when it logs one.
+
+    The penalty's cards may change the decider's options (a play-again offer after a
+    UNO catch gains the cards just drawn): then the log's last offer is stale and the
+    decision is logged again with the moves offered now.
+    """
+    state = game.round
+    state.pending, state.decider = pending, seat
+    if pending in LOGGED and last_offer(game.events, seat) != list(map(str, game.compute_legal())):
+        game.ask(pending, seat)
+
+
+def last_offer(events: Sequence[dict[str, Any]], seat: int) -> list[str] | None:
+    """The moves of the last ``decision`` event logged for ``seat``."""
+    for event in reversed(events):
+        if event["type"] == "decision" and event["player"] == seat:
+            return list(event["moves"])
+    return None
+
+
+#: The decisions whose offered moves the log carries (a ``decision`` event); ``turn``
+#: decisions are not logged (docs/rules.md: their moves follow from the hand and the table).
+LOGGED = frozenset(d for d in Decision if d not in (Decision.TURN, Decision.PRESS)) - {
+    Decision.ROUND_OVER,
+    Decision.GAME_OVER,
+}
 
 
 def press_done(game: Game, due: PressDue, cards: tuple[Card, ...]) -> bool:

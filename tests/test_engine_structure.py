@@ -14,7 +14,7 @@ ENGINE_MODULES = ("engine", "history", "round", "legal", "table", "turns", "effe
 
 
 def test_the_round_state_lives_in_one_object_and_the_game_shows_it() -> None:
-    game = Game.new("attack", 3, seed=4, presses=False)
+    game = Game.new("attack", 3, seed=4)
     assert isinstance(game.round, RoundState)
     assert game.hands is game.round.hands and game.pile is game.round.pile
     game.pos = 2
@@ -22,7 +22,7 @@ def test_the_round_state_lives_in_one_object_and_the_game_shows_it() -> None:
 
 
 def test_a_copy_shares_no_round_state_with_its_original() -> None:
-    game = Game.new("classic", 2, seed=9, presses=False)
+    game = Game.new("classic", 2, seed=9)
     other = game.copy()
     other.hands[0].clear()
     other.discard.append(other.discard[-1])

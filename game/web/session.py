@@ -38,9 +38,9 @@ from typing import Any
 
 from game.bots import Bot, make_bot, seat_moves
 from game.cards import NotationError
-from game.chance import derive_seed, fresh_seed, seeded
-from game.driver import Presser
-from game.engine import Game, open_game_launcher
+from game.chance import derive_seed, fresh_seed
+from game.driver import Presser, Table, open_game_launcher
+from game.engine import Game
 from game.errors import GameError, IllegalMove, JournalError
 from game.journal import (
     MOVE,
@@ -111,6 +111,8 @@ class GameSession:
             self._device.close()
             raise
         self.game: Game | None = None
+        #: The game with its launcher (the game's moves are made through it).
+        self.table: Table | None = None
         #: Every engine event so far, complete (views cut it down per viewer).
         self.log: list[dict[str, Any]] = []
         self._log_lock = threading.Lock()
@@ -143,14 +145,10 @@ class GameSession:
             replay=journal.press_counts if journal else (),
         )
         try:
-            self.game = Game(
-                self.rules,
-                self.names,
-                presser,
-                seeded(self.seed),
-                seed=self.seed,
-                on_event=self._on_event,
+            self.table = Table.start(
+                presser, self.rules, self.names, self.seed, on_event=self._on_event
             )
+            self.game = self.table.game
         except BaseException:
             presser.close()
             raise
@@ -174,8 +172,8 @@ class GameSession:
     def close(self) -> None:
         """Release a jam wait, close the launcher and the journal (the game stays in it)."""
         self.release()
-        if self.game is not None:
-            self.game.close()
+        if self.table is not None:
+            self.table.close()
         else:
             self._device.close()
         if self.writer is not None:
@@ -232,10 +230,10 @@ class GameSession:
     def press_again(self) -> None:
         """The host's "press": make the press a launcher failure left pending, then go on."""
         game = self._ready()
-        if game.pending is not Decision.PRESS or game.presser is None:
+        if game.pending is not Decision.PRESS or self.table is None:
             raise ActionRefused("no press is waiting: the launcher is pressed by the game")
         with self._watch_launcher():
-            game.presser.settle(game)
+            self.table.settle()
             self.advance()
 
     @contextmanager
@@ -262,6 +260,7 @@ class GameSession:
         the game. With ``check``, a follow-up move that is not legal is returned as a note.
         """
         game = self._ready()
+        seated = self._seated()
         played: list[Move] = []
         note = None
         try:
@@ -270,7 +269,7 @@ class GameSession:
                     note = f"{move} was not possible after {played[-1]}"
                     break
                 try:
-                    game.play(move)
+                    seated.play(move)
                 except IllegalMove:
                     raise
                 except BaseException:
@@ -292,7 +291,7 @@ class GameSession:
                 if self.settings.rounds and game.round_number >= self.settings.rounds:
                     self.stopped_early = True
                     return
-                game.start_next_round()
+                self._seated().start_next_round()
                 self._last_actor = None
                 continue
             seat = game.decider
@@ -398,6 +397,12 @@ class GameSession:
         if pulled is not None and not 0 <= pulled <= MAX_PULLED:
             raise ActionRefused(f"cards pulled out: give 0 to {MAX_PULLED}")
         self._jam_answers.put(pulled)
+
+    def _seated(self) -> Table:
+        """The game's table (the launcher side), once the game is ready."""
+        self._ready()
+        assert self.table is not None  # set with the game
+        return self.table
 
     def _ready(self) -> Game:
         if self.game is None:
