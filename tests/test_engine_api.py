@@ -34,7 +34,7 @@ def test_a_copy_plays_on_like_the_original_and_does_not_touch_it() -> None:
 def test_a_copy_of_a_launcher_game_has_no_launcher() -> None:
     game = Table.new("attack", 3, seed=3)
     twin = game.copy()
-    assert twin.presser is None and game.presser is not None
+    assert type(twin) is Game and not hasattr(twin, "presser")
 
 
 def test_pop_undoes_push_exactly() -> None:

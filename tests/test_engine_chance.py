@@ -139,7 +139,7 @@ def test_random_chance_outcomes_keep_every_card_accounted_for(ruleset: str) -> N
         game = Game.new(ruleset, 4, seed=seed, options={"round_turn_limit": 200})
         while not game.is_round_over():
             if game.pending is Decision.PRESS:
-                game.play(Move.fired(rng.choice([0, 0, 1, 2, 5])))
+                game.play(Move.fired(min(rng.choice([0, 0, 1, 2, 5]), len(game.pile))))
             else:
                 game.play(rng.choice(game.legal_moves()))
         checker = check_events(game.events)

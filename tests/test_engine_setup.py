@@ -12,7 +12,7 @@ from rig import RecordingLauncher, hits, position
 
 from game import Card, Decision, Game, RulesetError, load_ruleset
 from game.chance import derive_seed
-from game.driver import Table
+from game.driver import Presser, Table
 from launcher.base import DrawPile, ScriptedLauncher
 
 
@@ -38,13 +38,13 @@ class StarterChance:
 
 def first_card_game(
     ruleset: str, starter: str, players: int = 4, counts: list[int] | None = None
-) -> Game:
+) -> Table:
     rules = load_ruleset(ruleset)
     chance = StarterChance(starter, players, rules.hand_size)
-    return Game(rules, players, ScriptedLauncher(counts or [1]), chance, seed=0)
+    return Table(Game(rules, players, chance, seed=0), Presser(ScriptedLauncher(counts or [1])))
 
 
-def left_of(game: Game, seat: int, k: int = 1) -> int:
+def left_of(game: Game | Table, seat: int, k: int = 1) -> int:
     return (seat + k) % game.num_players
 
 

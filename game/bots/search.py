@@ -40,7 +40,7 @@ from game.bots.inference import Belief, hand_constraints
 from game.bots.rule import RuleBot
 from game.cards import Card
 from game.errors import RulesetError
-from game.moves import Decision, Move
+from game.moves import Decision, Move, fired
 from launcher.profiles import DEFAULT_PROFILE, IIDProfile, Profile, load_profile
 
 if TYPE_CHECKING:
@@ -170,7 +170,8 @@ class SearchBot(RuleBot):
             if sim.is_round_over():
                 return 1.0 if getattr(sim, "round_winner", None) == seat else 0.0
             if sim.pending is Decision.PRESS:
-                sim.play(Move.fired(model(len(sim.pile))))
+                held = len(sim.pile)  # a press shoots no more than the hopper holds
+                sim.play(fired(min(model(held), held)))
                 continue
             actor = sim.decider
             sim.play(bots[actor].choose(sim, actor))
