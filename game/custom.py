@@ -27,8 +27,9 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from game.blocks import Step
+from game.effects import parse_step
 from game.errors import RulesetError
-from game.rulesets import Step, parse_step
 from hardware.files import read_user_text
 
 _FIRST_CARD_ONLY = {"return", "dealer_starts_reversed", "custom"}

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING, Any
 from game.moves import Decision
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.steps import Engine
 
 #: Event fields that show cards only their owner (or nobody) may see, by event type.
 _PRIVATE = {"hit": "cards", "give": "card", "decision": "moves"}
@@ -68,7 +68,7 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
     return event if involved else {k: v for k, v in event.items() if k != private}
 
 
-def observe(game: Game, seat: int) -> Observation:
+def observe(game: Engine, seat: int) -> Observation:
     """What ``seat`` may see of ``game`` now (:meth:`game.engine.Game.observation`)."""
     mine = seat == game.decider and game.pending is not Decision.PRESS
     return Observation(

@@ -18,31 +18,11 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from game.blocks import Step
 from game.cards import COLORS, Card, Kind, NotationError
+from game.effects import parse_step
 from game.errors import RulesetError
 from game.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
-
-
-@dataclass(frozen=True)
-class Step:
-    """One building block of an effect: a name and its arguments."""
-
-    name: str
-    args: tuple[tuple[str, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        # the arguments as a dict, made once: the engine reads them on every card it resolves
-        object.__setattr__(self, "_by_key", dict(reversed(self.args)))  # the first of a key wins
-
-    def get(self, key: str, default: str = "") -> str:
-        return self._by_key.get(key, default)  # type: ignore[attr-defined]
-
-    def number(self, key: str, default: int) -> int:
-        raw = self.get(key)
-        return int(raw) if raw else default
-
-    def __str__(self) -> str:
-        return " ".join([self.name, *(f"{k}={v}" for k, v in self.args)])
 
 
 @dataclass(frozen=True)
@@ -287,32 +267,6 @@ def _read(name: str) -> dict[str, Any]:
             f"unknown ruleset {name!r}", hint=f"choose one of: {', '.join(RULESET_IDS)}"
         ) from None
     return tomllib.loads(text)
-
-
-def parse_step(raw: Any, where: str) -> Step:
-    """Read ``"hit n=2 who=target"`` or ``{block = "hit", n = 2, who = "target"}``."""
-    if isinstance(raw, Mapping):
-        data = dict(raw)
-        name = data.pop("block", None)
-        if not isinstance(name, str):
-            raise RulesetError(f'{where}: an effect table needs block = "NAME"')
-        args = tuple(
-            (str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in data.items()
-        )
-    elif isinstance(raw, str) and raw.split():
-        name, *rest = raw.split()
-        pairs = []
-        for token in rest:
-            key, sep, value = token.partition("=")
-            pairs.append((key, value) if sep else ("n", key))
-        args = tuple(pairs)
-    else:
-        raise RulesetError(f"{where}: expected an effect block, got {raw!r}")
-    from game.effects import check_step
-
-    step = Step(name, args)
-    check_step(step, where)
-    return step
 
 
 _KIND_BY_CODE = {kind.value: kind for kind in Kind}
