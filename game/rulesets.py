@@ -226,6 +226,9 @@ class Ruleset:
     first_card: Mapping[Kind, tuple[Step, ...]]
     stack_kinds: frozenset[Kind]
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: The text of the ``custom`` card's file, read when the ruleset was loaded (the game
+    #: logs it and reads no file itself).
+    custom_text: str | None = None
 
     def opt(self, name: str) -> Any:
         return self.options[name]
@@ -383,11 +386,11 @@ def _build(
             hint="it is a house rule of draw-pile games (classic, pocket; rules.md 3.2)",
         )
     effects = _steps_table({**common["effects"], **data.get("effects", {})}, f"{where} effects")
-    custom = values["custom"]
+    custom, custom_text = values["custom"], None
     if custom:
         from game.custom import load_custom
 
-        effects[Kind.WILD_CUSTOM] = load_custom(custom)
+        effects[Kind.WILD_CUSTOM], custom_text = load_custom(custom)
     values["hand_size"] = values["hand_size"] or int(data["hand_size"])
     values["target"] = values["target"] or int(data["target"])
     low, high = data["players"]
@@ -409,6 +412,7 @@ def _build(
         ),
         stack_kinds=frozenset(_kind(code, where) for code in data.get("stack", [])),
         options=MappingProxyType(values),
+        custom_text=custom_text,
     )
 
 

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from operator import attrgetter
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.cards import Card, Kind
@@ -42,11 +41,7 @@ def custom_header(ruleset: Ruleset) -> dict[str, Any]:
     if not path:
         return {}
     steps = [str(s) for s in ruleset.effects.get(Kind.WILD_CUSTOM, ())]
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = None
-    return {"custom": steps, "custom_file": text}
+    return {"custom": steps, "custom_file": ruleset.custom_text}
 
 
 def first_dealer(deck: Sequence[Card], chance: Chance, players: int) -> DealerPick:
