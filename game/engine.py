@@ -60,7 +60,7 @@ from game.moves import (
     UnoMove,
     fired,
 )
-from game.round import PressDue, RoundField, RoundState, speed_up_fields
+from game.round import PressDue, RoundState, round_field
 from game.rulesets import Ruleset, Step, load_ruleset
 
 Event = dict[str, Any]
@@ -88,25 +88,25 @@ class Game(History):
     """
 
     # The round's public state, kept in :attr:`round` (game.round.RoundState).
-    hands = RoundField[list[list[Card]]]()
-    discard = RoundField[list[Card]]()
-    pile = RoundField["deque[Card]"]()
-    active_color = RoundField[Color | None]()
-    direction = RoundField[int]()
-    dealer = RoundField[int]()
-    current = RoundField[int]()
-    decider = RoundField[int]()
-    pending = RoundField[Decision]()
-    turns = RoundField[int]()
-    round_winner = RoundField[int | None]()
-    queue = RoundField["deque[Step]"]()
-    actor = RoundField[int]()
-    card = RoundField[Card | None]()
-    context = RoundField[str]()
-    pos = RoundField[int]()
-    target = RoundField[int | None]()
-    first_phase = RoundField[bool]()
-    stack = RoundField[int]()
+    hands: list[list[Card]] = round_field("hands")
+    discard: list[Card] = round_field("discard")
+    pile: deque[Card] = round_field("pile")
+    active_color: Color | None = round_field("active_color")
+    direction: int = round_field("direction")
+    dealer: int = round_field("dealer")
+    current: int = round_field("current")
+    decider: int = round_field("decider")
+    pending: Decision = round_field("pending")
+    turns: int = round_field("turns")
+    round_winner: int | None = round_field("round_winner")
+    queue: deque[Step] = round_field("queue")
+    actor: int = round_field("actor")
+    card: Card | None = round_field("card")
+    context: str = round_field("context")
+    pos: int = round_field("pos")
+    target: int | None = round_field("target")
+    first_phase: bool = round_field("first_phase")
+    stack: int = round_field("stack")
 
     def __init__(
         self,
@@ -599,6 +599,5 @@ class Game(History):
         flow.rotate(self)
 
 
-speed_up_fields(Game)
 __all__ = ["ACCEPT", "CHALLENGE", "DRAW", "PASS", "TAKE", "UNO"]
 __all__ += ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]

@@ -67,40 +67,31 @@ class MoveKind(StrEnum):
     NEXT_ROUND = "next-round"
 
 
-class _MoveType(type):
-    """Lets the generic constructor ``Move(kind, card=..., ...)`` build the typed kind."""
-
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        if cls is Move:
-            return _of_kind(*args, **kwargs)
-        return super().__call__(*args, **kwargs)
-
-
-class Move(metaclass=_MoveType):
+class Move:
     """One move; each kind is a subclass. ``by`` is set only for out-of-turn moves
     made by a seat other than the decider (``R7@3``, ``catch:2@0``, ``uno@1``).
 
-    ``Move(MoveKind.DRAW)`` and ``Move(MoveKind.PLAY, card=c)`` still work: they
-    build the typed kind (:class:`DrawMove`, :class:`PlayMove`).
+    ``Move.of(MoveKind.DRAW)`` and ``Move.of(MoveKind.PLAY, card=c)`` build the typed
+    kind (:class:`DrawMove`, :class:`PlayMove`) from a kind and its argument.
     """
 
     __slots__ = ()
     kind: ClassVar[MoveKind]
     by: int | None
 
-    if TYPE_CHECKING:  # the generic constructor, served by _MoveType
-
-        def __init__(
-            self,
-            kind: MoveKind,
-            card: Card | None = None,
-            color: Color | None = None,
-            target: int | None = None,
-            by: int | None = None,
-            count: int | None = None,
-        ) -> None: ...
-
     # -- constructors ---------------------------------------------------------
+    @staticmethod
+    def of(
+        kind: MoveKind,
+        card: Card | None = None,
+        color: Color | None = None,
+        target: int | None = None,
+        by: int | None = None,
+        count: int | None = None,
+    ) -> Move:
+        """The typed move of ``kind``; its argument is required (ValueError without it)."""
+        return _of_kind(kind, card, color, target, by, count)
+
     @staticmethod
     def play(card: Card, by: int | None = None) -> PlayMove:
         return PlayMove(card, by=by)
@@ -133,7 +124,7 @@ class Move(metaclass=_MoveType):
     # -- notation -------------------------------------------------------------
     def _body(self) -> str:
         """The notation without the ``@by`` suffix (bare kinds: the kind's name)."""
-        return self.kind.value
+        return _KIND_TEXT[self.kind]
 
     def __str__(self) -> str:
         text = self._body()
@@ -169,9 +160,6 @@ class PlayMove(Move):
     def _body(self) -> str:
         return self.card.code
 
-    def __str__(self) -> str:  # Move.__str__ in one call: every ``decision`` event lists moves
-        return self.card.code if self.by is None else f"{self.card.code}@{self.by}"
-
 
 @dataclass(frozen=True, slots=True, repr=False)
 class ChooseMove(Move):
@@ -183,10 +171,6 @@ class ChooseMove(Move):
 
     def _body(self) -> str:
         return _CHOOSE_TEXT[self.color]
-
-    def __str__(self) -> str:  # Move.__str__ in one call, as PlayMove's
-        text = _CHOOSE_TEXT[self.color]
-        return text if self.by is None else f"{text}@{self.by}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
@@ -318,16 +302,6 @@ _CHOOSE_TEXT = {c: f"color:{c.value}" for c in Color}
 _KIND_TEXT = {k: k.value for k in MoveKind}  # an enum's .value is a Python-level property
 
 
-def _bare_str(self: Move) -> str:
-    """``Move.__str__`` of a kind with no argument, in one call (no ``_body``, no ``.value``)."""
-    text = _KIND_TEXT[self.kind]
-    return text if self.by is None else f"{text}@{self.by}"
-
-
-for _bare in (DrawMove, ChallengeMove, AcceptMove, PassMove, TakeMove, UnoMove, NextRoundMove):
-    _bare.__str__ = _bare_str  # type: ignore[method-assign]
-
-
 #: The move that starts the next round.
 NEXT_ROUND = NextRoundMove()
 
@@ -380,7 +354,7 @@ def _of_kind(
     by: int | None = None,
     count: int | None = None,
 ) -> Move:
-    """The generic constructor ``Move(kind, ...)``: the typed kind, its argument required."""
+    """:meth:`Move.of`: the typed kind, its argument required."""
     kind = MoveKind(kind)
     bare = _BARE.get(kind)
     if bare is not None:

@@ -151,7 +151,7 @@ def _all_simple_moves(game: Game) -> list[Any]:
 
     out = [Move.play(c) for c in all_cards()]
     out += [
-        Move(k)
+        Move.of(k)
         for k in (MoveKind.DRAW, MoveKind.PASS, MoveKind.TAKE, MoveKind.CHALLENGE, MoveKind.ACCEPT)
     ]
     out += [Move.aim(s) for s in range(game.num_players)]
