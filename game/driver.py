@@ -84,35 +84,9 @@ class Presser:
 
     def settle(self, game: Game) -> None:
         """Press until the game waits for a player (or is over); a fault leaves it at the press."""
-        launcher = self.launcher
-        if type(launcher) is DrawPile and not self._replay and self.on_outcome is None:
-            self._settle_pile(game, launcher)
-            return
         sync = partial(self._sync, game)  # made once: a settle often makes several presses
-        while game.pending is Decision.PRESS:
-            game.play(_outcome(game, self.next_count(sync)))
-
-    def _settle_pile(self, game: Game, pile: DrawPile[Any]) -> None:
-        """:meth:`settle` for the in-memory draw pile (classic, pocket, ``pile://``).
-
-        The same presses, hopper model and ``fired:N`` moves as the general loop, in
-        fewer calls: a draw pile never faults, so there is nothing to catch; no
-        :class:`~launcher.base.Volley` is built; the hopper check of :meth:`_sync` is
-        made by the press (the ``presser`` loop of ``bench/bench_engine.py``, about a
-        third of its presses' cost, docs/performance.md).
-        """
-        press, play, outcome, key = pile.hit_count, game.play, _FIRED, id(game)
         while game.round.pending is _PRESS:
-            # the hopper check of _sync, made by the press itself (-1: reload first)
-            count = (
-                press(len(game.round.pile))
-                if self._generation == (key, game.pile_generation)
-                else -1
-            )
-            if count < 0:
-                self._sync(game)
-                count = press()
-            play(outcome[count])  # a draw pile yields 0 or 1: both made below
+            game.play(_outcome(game, self.next_count(sync)))
 
     def press_once(self, game: Game) -> None:
         """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
@@ -183,9 +157,6 @@ class Presser:
     def close(self) -> None:
         if self.owns_launcher:
             self.launcher.close()
-
-
-_FIRED = {0: fired(0), 1: fired(1)}  # the only outcomes of a draw pile's press (_settle_pile)
 
 
 def _outcome(game: Game, count: int) -> FiredMove:
