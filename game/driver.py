@@ -349,25 +349,28 @@ MAX_ROUNDS = 1000
 
 def play_out(
     game: Game,
-    deciders: Sequence[Bot | Callable[[Game, int], Move | str]],
+    deciders: Sequence[Bot | Callable[[Game, int], Move | str | None]],
     chance: ChanceDriver,
     *,
-    on_step: Callable[[Game, Move | str], None] | None = None,
+    before_decision: Callable[[Game], None] | None = None,
+    on_step: Callable[[Game, Move | str | None], None] | None = None,
     stop: Callable[[Game], bool] | None = None,
     table_moves: bool = True,
-    max_rounds: int = MAX_ROUNDS,
+    max_rounds: int | None = MAX_ROUNDS,
 ) -> None:
     """Play ``game`` until it is over, ``stop(game)`` says so, or ``max_rounds`` were played.
 
     The one decision loop: at a chance node ``chance`` resolves the presses
     (a :class:`Presser`, a :class:`SampledChance`); a round that is over is followed
-    by ``next-round``; otherwise the decider's entry of ``deciders`` (a bot, or a
-    function of the game and the seat) gives the move. After each move, when the
-    deciders are bots and ``table_moves``, each seat may call UNO, catch, or jump in
-    (:func:`~game.bots.base.offer_table_moves`). ``on_step(game, move)`` is called
-    after each move (``next-round`` included) once its presses and the table's
-    moves are made. A fault from ``chance`` (a jam) propagates and leaves the
-    game at its press: call ``play_out`` again to carry on.
+    by ``next-round``; otherwise ``before_decision(game)`` may let seats move out of
+    turn (a table's window for UNO calls and catches), then the decider's entry of
+    ``deciders`` gives the move: a bot, or a function of the game and the seat that
+    returns the move (or None when it made its moves itself). After each move, when
+    the deciders are bots and ``table_moves``, each seat may call UNO, catch, or jump
+    in (:func:`~game.bots.base.offer_table_moves`). ``on_step(game, move)`` is called
+    after each move (``next-round`` included) once its presses and the table's moves
+    are made. A fault from ``chance`` (a jam) propagates and leaves the game at its
+    press: call ``play_out`` again to carry on.
     """
     from game.bots.base import Bot, offer_table_moves
 
@@ -382,16 +385,21 @@ def play_out(
     while not game.is_game_over():
         if stop is not None and stop(game):
             return
-        move: Move | str
+        move: Move | str | None
         if game.is_round_over():
-            if game.round_number >= max_rounds:
+            if max_rounds is not None and game.round_number >= max_rounds:
                 return
             make(move := NEXT_ROUND)
         else:
+            if before_decision is not None:
+                before_decision(game)
+                if game.is_round_over() or game.is_game_over():
+                    continue
             seat = game.decider
             decider = deciders[seat]
             move = decider.choose(game, seat) if isinstance(decider, Bot) else decider(game, seat)
-            make(move)
+            if move is not None:
+                make(move)
             if offer and game.table_moves():
                 offer_table_moves(game, bots, play=make)
         if on_step is not None:

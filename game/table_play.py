@@ -33,11 +33,12 @@ from typing import Any, TextIO
 
 from game.bots import Bot, seat_moves
 from game.cards import Card, NotationError
-from game.driver import Table
+from game.driver import Table, play_out
 from game.engine import Game
 from game.errors import IllegalMove, JournalError
 from game.journal import MOVE, JournalWriter, Record, check_replayed_moves
 from game.moves import (
+    NEXT_ROUND,
     AimMove,
     CatchMove,
     ChooseMove,
@@ -130,24 +131,35 @@ class TablePlay:
     # -- the loop -----------------------------------------------------------------------
     def run(self) -> None:
         """Play on; returns at game end, at the round limit, or raises QuitRequested."""
-        game = self.game
-        while not game.is_game_over():
-            if self.replay_only and not self._replay:
-                return
-            if game.pending is Decision.ROUND_OVER:
-                if self.max_rounds and game.round_number >= self.max_rounds:
-                    self.stopped_early = True
-                    return
-                self.table.start_next_round()
-                continue
-            self._table_window()
-            seat = game.decider
-            if self.seats[seat].is_human:
-                self._human_turn(seat)
-            else:
-                self._bot_turn(seat)
-            if self.after_decision is not None:
-                self.after_decision()
+        play_out(
+            self.game,
+            [self._decide] * len(self.seats),
+            self.table.presser,
+            before_decision=lambda game: self._table_window(),
+            on_step=self._after_step,
+            stop=self._should_stop,
+            table_moves=False,  # the window before each decision offers them
+            max_rounds=None,
+        )
+
+    def _should_stop(self, game: Game) -> bool:
+        """The replay ran out (``uno-attack replay``), or ``--rounds`` rounds were played."""
+        if self.replay_only and not self._replay:
+            return True
+        if game.pending is Decision.ROUND_OVER and self.max_rounds:
+            self.stopped_early = game.round_number >= self.max_rounds
+        return self.stopped_early
+
+    def _decide(self, game: Game, seat: int) -> None:
+        """A person answers at the terminal (or from the journal), a bot chooses; both play."""
+        if self.seats[seat].is_human:
+            self._human_turn(seat)
+        else:
+            self._bot_turn(seat)
+
+    def _after_step(self, game: Game, move: Move | str | None) -> None:
+        if move is not NEXT_ROUND and self.after_decision is not None:
+            self.after_decision()
 
     def _table_window(self) -> None:
         """Before the next decision, seats may call UNO or catch (the caller first, then in order).

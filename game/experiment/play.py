@@ -62,7 +62,7 @@ class _RoundTally:
         if self.game is not None and not self.game.pile:
             self.empty = True
 
-    def after_move(self, game: Game, move: Move | str) -> None:
+    def after_move(self, game: Game, move: Move | str | None) -> None:
         """After each move of the loop: a hand-size snapshot when a turn went by."""
         turns, self.turns_seen = self.turns_seen, game.total_turns
         if move is not NEXT_ROUND and game.total_turns != turns and not game.is_round_over():
