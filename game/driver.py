@@ -347,9 +347,20 @@ class SampledChance:
 MAX_ROUNDS = 1000
 
 
+class Wait:
+    """What a decider returns when the move must come from outside (a person on a web page):
+    :func:`play_out` returns, the game waits at the decision; call it again after the move."""
+
+    def __repr__(self) -> str:
+        return "WAIT"
+
+
+WAIT = Wait()
+
+
 def play_out(
     game: Game,
-    deciders: Sequence[Bot | Callable[[Game, int], Move | str | None]],
+    deciders: Sequence[Bot | Callable[[Game, int], Move | str | Wait | None]],
     chance: ChanceDriver,
     *,
     before_decision: Callable[[Game], None] | None = None,
@@ -365,7 +376,8 @@ def play_out(
     by ``next-round``; otherwise ``before_decision(game)`` may let seats move out of
     turn (a table's window for UNO calls and catches), then the decider's entry of
     ``deciders`` gives the move: a bot, or a function of the game and the seat that
-    returns the move (or None when it made its moves itself). After each move, when
+    returns the move (None when it made its moves itself, :data:`WAIT` to return and
+    wait for a move from outside). After each move, when
     the deciders are bots and ``table_moves``, each seat may call UNO, catch, or jump
     in (:func:`~game.bots.base.offer_table_moves`). ``on_step(game, move)`` is called
     after each move (``next-round`` included) once its presses and the table's moves
@@ -397,7 +409,10 @@ def play_out(
                     continue
             seat = game.decider
             decider = deciders[seat]
-            move = decider.choose(game, seat) if isinstance(decider, Bot) else decider(game, seat)
+            choice = decider.choose(game, seat) if isinstance(decider, Bot) else decider(game, seat)
+            if isinstance(choice, Wait):
+                return
+            move = choice
             if move is not None:
                 make(move)
             if offer and game.table_moves():

@@ -39,7 +39,7 @@ from typing import Any
 from game.bots import Bot, make_bot, seat_moves
 from game.cards import NotationError
 from game.chance import derive_seed, fresh_seed
-from game.driver import Presser, Table, open_game_launcher
+from game.driver import WAIT, Presser, Table, Wait, open_game_launcher, play_out
 from game.engine import Game
 from game.errors import GameError, IllegalMove, JournalError
 from game.journal import (
@@ -51,7 +51,7 @@ from game.journal import (
     confirm_launcher,
     read_journal,
 )
-from game.moves import Decision, Move
+from game.moves import NEXT_ROUND, Decision, Move
 from game.rulesets import load_ruleset
 from game.web.auth import Tokens
 from game.web.settings import WebSettings
@@ -286,32 +286,48 @@ class GameSession:
     def advance(self) -> None:
         """Bots move and rounds start until a person must decide, or the game is over."""
         game = self._ready()
-        while not game.is_game_over():
-            if game.pending is Decision.ROUND_OVER:
-                if self.settings.rounds and game.round_number >= self.settings.rounds:
-                    self.stopped_early = True
-                    return
-                self._seated().start_next_round()
-                self._last_actor = None
-                continue
-            seat = game.decider
-            continuing = self.bots[seat] is None and self._last_actor == seat
-            if not continuing and self._window_at != self.version:
-                self._bot_window()
-                self._window_at = self.version
-                if game.is_round_over():
-                    continue
-                seat = game.decider
-            if self.bots[seat] is None:
-                if not self._replay:
-                    return
-                self._replay_person()
-                continue
-            self._bot_turn(seat)
-        if self._replay:
+        play_out(
+            game,
+            [self._decide] * len(self.bots),
+            self._seated().presser,
+            before_decision=self._window,
+            on_step=self._after_step,
+            stop=self._should_stop,
+            table_moves=False,  # the window before each decision offers them
+            max_rounds=None,
+        )
+        if game.is_game_over() and self._replay:
             raise JournalError(
                 f"the journal has {len(self._replay)} move(s) after the end of the game"
             )
+
+    def _should_stop(self, game: Game) -> bool:
+        """``rounds`` rounds were played (the setting): the table stops early."""
+        if game.pending is Decision.ROUND_OVER and self.settings.rounds:
+            self.stopped_early = game.round_number >= self.settings.rounds
+        return self.stopped_early
+
+    def _window(self, game: Game) -> None:
+        """Before a decision (not a person's next answer), once per table change."""
+        seat = game.decider
+        continuing = self.bots[seat] is None and self._last_actor == seat
+        if not continuing and self._window_at != self.version:
+            self._bot_window()
+            self._window_at = self.version
+
+    def _decide(self, game: Game, seat: int) -> Wait | None:
+        """A bot plays; a person's move is replayed from the journal, or awaited (WAIT)."""
+        if self.bots[seat] is not None:
+            self._bot_turn(seat)
+        elif self._replay:
+            self._replay_person()
+        else:
+            return WAIT
+        return None
+
+    def _after_step(self, game: Game, move: Move | str | None) -> None:
+        if move is NEXT_ROUND:
+            self._last_actor = None
 
     def _bot_window(self) -> None:
         """Before a decision, each bot may call UNO, catch, or jump in (seat order)."""
