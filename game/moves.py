@@ -160,6 +160,9 @@ class PlayMove(Move):
     def _body(self) -> str:
         return self.card.code
 
+    def __str__(self) -> str:  # one call, not two: every decision event lists its moves
+        return self.card.code if self.by is None else f"{self.card.code}@{self.by}"
+
 
 @dataclass(frozen=True, slots=True, repr=False)
 class ChooseMove(Move):
@@ -171,6 +174,10 @@ class ChooseMove(Move):
 
     def _body(self) -> str:
         return _CHOOSE_TEXT[self.color]
+
+    def __str__(self) -> str:  # one call, as PlayMove's (docs/performance.md)
+        text = _CHOOSE_TEXT[self.color]
+        return text if self.by is None else f"{text}@{self.by}"
 
 
 @dataclass(frozen=True, slots=True, repr=False)
