@@ -337,10 +337,10 @@ class Game(History):
         state = self.round
         pending = state.pending
         if pending is _PRESS:
-            count = move.count if type(move) is FiredMove else -1
-            if type(count) is int and 0 <= count <= len(state.pile):  # play_chance's common case
+            # play_chance's common case (a FiredMove's count is a whole number >= 0)
+            if type(move) is FiredMove and move.count <= len(state.pile):
                 state.legal = None
-                flow.on_fired(self, count)
+                flow.on_fired(self, move.count)
             else:
                 self.play_chance(Move.parse(move) if isinstance(move, str) else move)
             return

@@ -30,6 +30,7 @@ from enum import StrEnum
 from typing import ClassVar
 
 from game.cards import Card, Color, NotationError
+from game.errors import IllegalMove
 
 
 class Decision(StrEnum):
@@ -211,6 +212,14 @@ class FiredMove(Move):
     kind: ClassVar[MoveKind] = MoveKind.FIRED
     count: int
     by: int | None = None
+
+    def __post_init__(self) -> None:
+        count = self.count
+        if type(count) is not int or count < 0:  # 1.5, -1, True, "2": never an outcome
+            raise IllegalMove(
+                f"fired:{count!r} is not a press's outcome: a press shoots a whole number of "
+                "cards, 0 or more"
+            )
 
     def _body(self) -> str:
         return f"fired:{self.count}"
