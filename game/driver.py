@@ -36,7 +36,7 @@ from typing import TYPE_CHECKING, Any, Protocol
 from game.chance import derive_seed, fresh_seed, seeded
 from game.engine import EventCallback, Game
 from game.moves import NEXT_ROUND, Decision, FiredMove, Move, fired
-from game.rulesets import Ruleset, load_ruleset
+from game.rulesets import Ruleset, ruleset_for
 from hardware.errors import LauncherFault
 from launcher.base import Capability, DrawPile, Launcher
 
@@ -264,9 +264,7 @@ class Table:
         the ruleset's default (a draw pile for classic and pocket, else
         ``$UNO_ATTACK_LAUNCHER`` or ``sim://``, seeded from the game seed).
         """
-        rules = load_ruleset(ruleset, options) if isinstance(ruleset, str) else ruleset
-        if options and not isinstance(ruleset, str):
-            rules = load_ruleset(ruleset.id, {**ruleset.options, **options})
+        rules = ruleset_for(ruleset, options)
         seed = fresh_seed() if seed is None else seed
         rules.check_players(players if isinstance(players, int) else len(players))
         device, owned = open_game_launcher(rules, launcher, seed)
@@ -311,8 +309,10 @@ class Table:
 
     def play(self, move: Move | str) -> None:
         """Make ``move`` (IllegalMove changes nothing), then the presses it led to."""
-        self.game.play(move)
-        self.settle()
+        game = self.game
+        game.play(move)
+        if game.round.pending is _PRESS:  # settle(), inlined: every move of a table passes here
+            self.presser.settle(game)
 
     def start_next_round(self) -> None:
         """Play ``next-round`` (GameError unless a round is over), then its first presses."""

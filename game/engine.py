@@ -61,7 +61,7 @@ from game.moves import (
     fired,
 )
 from game.round import PressDue, RoundState, round_field
-from game.rulesets import Ruleset, Step, load_ruleset
+from game.rulesets import Ruleset, Step, ruleset_for
 
 Event = dict[str, Any]
 EventCallback = Callable[[Event], None]
@@ -175,9 +175,7 @@ class Game(History):
         press (:meth:`is_chance_node`) for the caller to feed ``fired:N``; to play
         it with a launcher, open it with :meth:`game.driver.Table.new` instead.
         """
-        rules = load_ruleset(ruleset, options) if isinstance(ruleset, str) else ruleset
-        if options and not isinstance(ruleset, str):
-            rules = load_ruleset(ruleset.id, {**ruleset.options, **options})
+        rules = ruleset_for(ruleset, options)
         seed = fresh_seed() if seed is None else seed
         count = players if isinstance(players, int) else len(players)
         rules.check_players(count)

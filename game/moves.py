@@ -91,7 +91,21 @@ class Move:
         count: int | None = None,
     ) -> Move:
         """The typed move of ``kind``; its argument is required (ValueError without it)."""
-        return _of_kind(kind, card, color, target, by, count)
+        kind = MoveKind(kind)
+        bare = _BARE.get(kind)
+        if bare is not None:
+            return bare(by=by)
+        if kind is MoveKind.PLAY and card is not None:
+            return PlayMove(card, by=by)
+        if kind is MoveKind.GIVE and card is not None:
+            return GiveMove(card, by=by)
+        if kind is MoveKind.COLOR and color is not None:
+            return ChooseMove(color, by=by)
+        number = count if kind is MoveKind.FIRED else target
+        if kind in (MoveKind.FIRED, MoveKind.TARGET, MoveKind.CATCH, MoveKind.PENALIZE):
+            if number is not None:
+                return _numbered(kind, number, by)
+        raise ValueError(f"a {kind.value} move needs its argument ({kind.value}:…)")
 
     @staticmethod
     def play(card: Card, by: int | None = None) -> PlayMove:
@@ -360,32 +374,6 @@ def _numbered(kind: MoveKind, number: int, by: int | None) -> Move:
     if kind is MoveKind.CATCH:
         return CatchMove(number, by=by)
     return PenalizeMove(number, by=by)
-
-
-def _of_kind(
-    kind: MoveKind,
-    card: Card | None = None,
-    color: Color | None = None,
-    target: int | None = None,
-    by: int | None = None,
-    count: int | None = None,
-) -> Move:
-    """:meth:`Move.of`: the typed kind, its argument required."""
-    kind = MoveKind(kind)
-    bare = _BARE.get(kind)
-    if bare is not None:
-        return bare(by=by)
-    if kind is MoveKind.PLAY and card is not None:
-        return PlayMove(card, by=by)
-    if kind is MoveKind.GIVE and card is not None:
-        return GiveMove(card, by=by)
-    if kind is MoveKind.COLOR and color is not None:
-        return ChooseMove(color, by=by)
-    number = count if kind is MoveKind.FIRED else target
-    if kind in (MoveKind.FIRED, MoveKind.TARGET, MoveKind.CATCH, MoveKind.PENALIZE):
-        if number is not None:
-            return _numbered(kind, number, by)
-    raise ValueError(f"a {kind.value} move needs its argument ({kind.value}:…)")
 
 
 def _seat(text: str, whole: str) -> int:

@@ -416,6 +416,15 @@ def _build(
     )
 
 
+def ruleset_for(ruleset: str | Ruleset, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """A ruleset by id or as given, with ``options`` laid over its own."""
+    if isinstance(ruleset, str):
+        return load_ruleset(ruleset, dict(options) if options else None)
+    if options:
+        return load_ruleset(ruleset.id, {**ruleset.options, **options})
+    return ruleset
+
+
 def with_options(ruleset: Ruleset, **options: Any) -> Ruleset:
     """The same ruleset with some options changed (validated)."""
     return load_ruleset(ruleset.id, {**ruleset.options, **options})
