@@ -247,7 +247,7 @@ def main() -> None:
         f"ratio = ours / RLCard steps per CPU-s, median [min..max] over repetitions.\n"
         f"# ours: ruleset compiled once, Game.new per hand, every rule and the event log on;\n"
         f"#   'chance' = the pure Game, the loop feeds fired:1 per press (a draw pile's outcome);\n"
-        f"#   'presser' = the default Game.new (DrawPile launcher + Presser), as simulate does.\n"
+        f"#   'presser' = Table.new (DrawPile launcher + Presser), as simulate does.\n"
         f"# RLCard: one UnoGame, init_game() per hand, random pick among state['legal_actions']."
     )
     drivers = ["chance", "presser"] if args.driver == "both" else [args.driver]
