@@ -17,7 +17,7 @@ def explain(game: Engine, move: Move) -> str:
     if pending is Decision.GAME_OVER:
         return "the game is over"
     if pending is Decision.ROUND_OVER:
-        return "the round is over: start the next round first"
+        return "the round is over: play next-round (start the next round) first"
     wanted = " ".join(str(m) for m in game.legal_moves())
     if isinstance(move, PlayMove):
         why = why_not_playable(game, seat, move.card)
