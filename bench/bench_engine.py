@@ -40,11 +40,16 @@ ROOT = Path(__file__).resolve().parent.parent
 
 #: Our engine's natural fastest loop: the ruleset compiled once (RLCard's one
 #: ``UnoGame``), a fresh ``Game`` per hand, presses fed as chance moves: a draw
-#: pile gives one card per press, which is what ``Presser`` would feed from ``DrawPile``.
+#: pile gives one card per press, which is what ``Presser`` would feed from ``DrawPile``
+#: (the ``presser`` driver: a ``Table`` on a ``DrawPile`` launcher).
 OURS = r"""
 import json, random, sys, time
 sys.path.insert(0, ROOT)
 from game import Decision, Game, Move, MoveKind, load_ruleset
+try:
+    from game import Table  # the launcher side, outside the rules core (issue 24)
+except ImportError:  # an older tree (bench/ab_engine.sh): Game.new(presses=False) is the pure game
+    Table = None
 
 players, hands, seed, driver = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 rules = load_ruleset("classic")
@@ -56,8 +61,16 @@ presses = driver == "chance"
 steps = 0
 start = time.process_time()
 for hand in range(hands):
-    game = Game.new(rules, players, seed=seed + hand, presses=not presses)
-    play, legal_moves = game.play, game.legal_moves
+    if Table is None:
+        game = Game.new(rules, players, seed=seed + hand, presses=not presses)
+        play = game.play
+    elif presses:
+        game = Game.new(rules, players, seed=seed + hand)
+        play = game.play
+    else:
+        table = Table.new(rules, players, seed=seed + hand)
+        game, play = table.game, table.play
+    legal_moves = game.legal_moves
     while not game.is_round_over():
         pending = game.pending
         if pending is PRESS:
@@ -233,8 +246,8 @@ def main() -> None:
         f"# CPU time (process_time) of the loop in its own process; blocks A B B A x {args.reps}; "
         f"ratio = ours / RLCard steps per CPU-s, median [min..max] over repetitions.\n"
         f"# ours: ruleset compiled once, Game.new per hand, every rule and the event log on;\n"
-        f"#   'chance' = presses=False, the loop feeds fired:1 per press (a draw pile's outcome);\n"
-        f"#   'presser' = the default Game.new (DrawPile launcher + Presser), as simulate does.\n"
+        f"#   'chance' = the pure Game, the loop feeds fired:1 per press (a draw pile's outcome);\n"
+        f"#   'presser' = Table.new (DrawPile launcher + Presser), as simulate does.\n"
         f"# RLCard: one UnoGame, init_game() per hand, random pick among state['legal_actions']."
     )
     drivers = ["chance", "presser"] if args.driver == "both" else [args.driver]

@@ -27,7 +27,7 @@ from game import Card, Game, load_ruleset
 from game.cards import parse_cards
 from game.chance import shuffle
 rules = load_ruleset("classic")
-base = Game.new(rules, 2, seed=3, presses=False)
+base = Game.new(rules, 2, seed=3)
 base.set_position([parse_cards("R1 R2 B3 G4 Y5 R6 B7"), parse_cards("R3 B1 G2 Y8 R9 B5 G6")],
                   Card.parse("R0"))
 pick = random.Random(1).randrange
@@ -36,7 +36,7 @@ chance, deck = random.Random(1), list(rules.deck)
 
 TURN = "g.is_round_over(); g.pending; m = g.legal_moves(); m.pop(); g.play(m[pick(len(m))])"
 PARTS = {
-    "Game.new (2 players, classic)": "Game.new(rules, 2, seed=i, presses=False)",
+    "Game.new (2 players, classic)": "Game.new(rules, 2, seed=i)",
     "one 112-card shuffle": "shuffle(chance, list(deck))",
     "random.Random(seed)": "random.Random(i)",
     "copy() of a game": "g = base.copy()",

@@ -27,7 +27,7 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.bots.base import offer_table_moves  # noqa: E402
 from game.bots.rule import RuleBot  # noqa: E402
-from game.engine import Game  # noqa: E402
+from game.driver import Table
 from game.moves import Decision  # noqa: E402
 
 Key = tuple[int, int, bool]
@@ -38,7 +38,7 @@ def counts(players: int, rounds: int) -> dict[Key, list[int]]:
     table: dict[Key, list[int]] = defaultdict(lambda: [0, 0])
     for g in range(rounds):
         bots = [RuleBot(s) for s in range(players)]
-        game = Game.new("attack", players, seed=10_000 + g, options={"target": 1})
+        game = Table.new("attack", players, seed=10_000 + g, options={"target": 1})
         seen: list[tuple[int, Key]] = []
         while not game.is_round_over():
             if game.pending is Decision.TURN:

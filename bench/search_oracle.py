@@ -33,6 +33,7 @@ from game.bots import make_bot  # noqa: E402
 from game.bots import search as S  # noqa: E402
 from game.bots.base import offer_table_moves  # noqa: E402
 from game.bots.rule import RuleBot  # noqa: E402
+from game.driver import Table
 from game.engine import Game  # noqa: E402
 from game.moves import Decision  # noqa: E402
 from game.simulate import derive_seed, game_seed  # noqa: E402
@@ -46,7 +47,7 @@ def positions(games: int, seed: int = 500, players: int = 2) -> list[Position]:
     for index in range(games):
         gs = game_seed(seed, index)
         bots = [RuleBot(derive_seed(gs, f"bot:{s}")) for s in range(players)]
-        with Game.new("attack", players, seed=gs, options={"target": 1}) as game:
+        with Table.new("attack", players, seed=gs, options={"target": 1}) as game:
             while not game.is_round_over():
                 seat = game.decider
                 choice = len(game.legal_moves()) > 1

@@ -3,7 +3,8 @@
 The public API of the rules engine (``docs/rules.md``, ``docs/notation.md``)::
 
     from game import Game, Move, Card
-    game = Game.new("attack", players=4, seed=1)
+    game = Game.new("attack", players=4, seed=1)      # the pure rules: feed fired:N
+    table = Table.new("attack", players=4, seed=1)    # the same game on a launcher
 
 The names below are imported on first use (PEP 562), so that ``uno-attack --help``
 and other ``game.*`` imports that need no engine do not pay for loading it.
@@ -20,7 +21,7 @@ if TYPE_CHECKING:
     from typing import Any
 
     from game.cards import Card, Color, Kind, NotationError
-    from game.driver import Presser
+    from game.driver import Presser, SampledChance, Table, play_out
     from game.engine import Game
     from game.errors import GameError, IllegalMove, RulesetError
     from game.moves import (
@@ -35,13 +36,14 @@ if TYPE_CHECKING:
         GiveMove,
         Move,
         MoveKind,
+        NextRoundMove,
         PassMove,
         PenalizeMove,
         PlayMove,
         TakeMove,
         UnoMove,
     )
-    from game.observe import Observation, Outcome
+    from game.observe import Observation, Outcome, Termination
     from game.rulesets import RULESET_IDS, load_ruleset
 
 #: Each public name -> the module that defines it.
@@ -73,6 +75,11 @@ _HOMES = {
     "Observation": "game.observe",
     "Outcome": "game.observe",
     "Presser": "game.driver",
+    "SampledChance": "game.driver",
+    "Table": "game.driver",
+    "play_out": "game.driver",
+    "NextRoundMove": "game.moves",
+    "Termination": "game.observe",
     "RulesetError": "game.errors",
     "load_ruleset": "game.rulesets",
 }
@@ -105,6 +112,11 @@ __all__ = [
     "Observation",
     "Outcome",
     "Presser",
+    "NextRoundMove",
+    "SampledChance",
+    "Table",
+    "Termination",
+    "play_out",
     "RulesetError",
     "load_ruleset",
 ]

@@ -27,22 +27,24 @@ import tomllib
 from pathlib import Path
 from typing import Any
 
+from game.blocks import Step
+from game.effects import parse_step
 from game.errors import RulesetError
-from game.rulesets import Step, parse_step
 from hardware.files import read_user_text
 
 _FIRST_CARD_ONLY = {"return", "dealer_starts_reversed", "custom"}
 
 
-def load_custom(path: str | Path) -> tuple[Step, ...]:
-    """The steps of the custom card in ``path``; RulesetError names the file and the problem."""
+def load_custom(path: str | Path) -> tuple[tuple[Step, ...], str]:
+    """The steps of the custom card in ``path`` and the file's text (logged with each game, so
+    a log can be checked on its own); RulesetError names the file and the problem."""
     where = str(path)
     text = read_user_text(path, what="the custom-card file", error=RulesetError)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
         raise RulesetError(f"{where}: not valid TOML ({error})") from None
-    return custom_steps(data, where)
+    return custom_steps(data, where), text
 
 
 def custom_steps(data: dict[str, Any], where: str) -> tuple[Step, ...]:

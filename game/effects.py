@@ -38,13 +38,12 @@ from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
+from game.blocks import Step
 from game.errors import RulesetError
 from game.moves import Decision
-from game.rulesets import Step as StepType
 
 if TYPE_CHECKING:
     from game.cards import Card
-    from game.rulesets import Step
 
 
 class EffectContext(Protocol):
@@ -188,9 +187,7 @@ def everyone_hits(ctx: EffectContext, step: Step) -> bool:
     while seat != actor:
         seats.append(seat)
         seat = ctx.left_seat(seat)
-    steps = [
-        StepType("press_seat", (("seat", str(s)), ("n", n), ("reason", reason))) for s in seats
-    ]
+    steps = [Step("press_seat", (("seat", str(s)), ("n", n), ("reason", reason))) for s in seats]
     ctx.queue.extendleft(reversed(steps))
     return False
 
@@ -242,7 +239,7 @@ def challenge(ctx: EffectContext, step: Step) -> bool:
 
 def skipped_step(seat: int, reason: str) -> Step:
     """Internal: log that ``seat`` loses the turn, after the presses that come with it."""
-    return StepType("skipped", (("seat", str(seat)), ("reason", reason)))
+    return Step("skipped", (("seat", str(seat)), ("reason", reason)))
 
 
 def skipped(ctx: EffectContext, step: Step) -> bool:
@@ -251,7 +248,7 @@ def skipped(ctx: EffectContext, step: Step) -> bool:
 
 
 def custom(ctx: EffectContext, step: Step) -> bool:
-    ctx.queue.extendleft(reversed([StepType(name) for name in DEFAULT_CUSTOM]))
+    ctx.queue.extendleft(reversed([Step(name) for name in DEFAULT_CUSTOM]))
     return False
 
 
@@ -321,3 +318,27 @@ def check_step(step: Step, where: str) -> None:
             raise RulesetError(
                 f"{where}: {step.name} {key}={value!r}: expected one of {', '.join(allowed[key])}"
             )
+
+
+def parse_step(raw: Any, where: str) -> Step:
+    """Read ``"hit n=2 who=target"`` or ``{block = "hit", n = 2, who = "target"}``."""
+    if isinstance(raw, Mapping):
+        data = dict(raw)
+        name = data.pop("block", None)
+        if not isinstance(name, str):
+            raise RulesetError(f'{where}: an effect table needs block = "NAME"')
+        args = tuple(
+            (str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in data.items()
+        )
+    elif isinstance(raw, str) and raw.split():
+        name, *rest = raw.split()
+        pairs = []
+        for token in rest:
+            key, sep, value = token.partition("=")
+            pairs.append((key, value) if sep else ("n", key))
+        args = tuple(pairs)
+    else:
+        raise RulesetError(f"{where}: expected an effect block, got {raw!r}")
+    step = Step(name, args)
+    check_step(step, where)
+    return step

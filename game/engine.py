@@ -5,28 +5,32 @@
 >>> move = game.legal_moves()[0]
 >>> game.play(move)
 
-Every hit is a launcher press, and every press is a chance move: the engine
-never touches a device. It stops with ``pending`` = ``Decision.PRESS`` and
-:attr:`Game.press_due`; the game's :class:`~game.driver.Presser` (or the caller,
-for ``Game.new(..., presses=False)``) presses and feeds ``fired:N`` back. The
-draw pile is the engine's own :attr:`Game.pile`; in ``classic`` and ``pocket``
-the device is a :class:`~launcher.base.DrawPile` — one code path. Card effects
-are :mod:`game.effects` blocks run through the :class:`~game.effects.EffectContext`
-protocol, which the referee implements too. All randomness comes from the
-injected chance source, so the same seed, ruleset, players and launcher spec
-replay the same event stream. The engine does no I/O: events go to
+The engine is a pure state machine: it holds no device, does no I/O and starts
+no thread (python-chess's ``Board`` never holds an engine). Every hit is a
+launcher press, and every press is a chance node (OpenSpiel's): the game stops
+with :meth:`Game.is_chance_node` true, :attr:`Game.press_due` saying who presses,
+how many times and why, and :meth:`Game.chance_outcomes` giving the distribution
+of ``fired:N`` when the game was given its launcher's per-press odds (empty: the
+sampled mode, the caller draws the outcome). The caller feeds ``fired:N``: a
+:class:`~game.driver.Table` presses a real launcher and feeds what it counted,
+a search feeds sampled counts. The draw pile is the engine's own plain data,
+:attr:`Game.pile`. Card effects are :mod:`game.effects` blocks run through the
+:class:`~game.effects.EffectContext` protocol, which the referee implements too.
+All randomness comes from the injected chance source, so the same seed, ruleset,
+players and fed counts replay the same event stream. Events go to
 :attr:`Game.events` and, as each happens, to the ``on_event`` callback.
 
 Who acts: :attr:`Game.pending` says what decision is awaited and
 :attr:`Game.decider` from whom; :meth:`Game.legal_moves` lists that seat's
-moves. Out-of-turn moves — calling UNO, catching a player who did not, jumping
-in — are in :meth:`Game.table_moves` (each carries the acting seat in ``by``).
-:meth:`Game.play` accepts both and raises :class:`~game.errors.IllegalMove`
-naming the broken rule, changing nothing.
+moves (``next-round`` once a round is over). Out-of-turn moves — calling UNO,
+catching a player who did not, jumping in — are in :meth:`Game.table_moves`
+(each carries the acting seat in ``by``). :meth:`Game.play` accepts both and
+raises :class:`~game.errors.IllegalMove` naming the broken rule, changing nothing.
 
 The round's state is one :class:`~game.round.RoundState` (:attr:`Game.round`);
 what is legal is :mod:`game.legal`, the deal and the scoring :mod:`game.table`,
-the decisions :mod:`game.turns`: plain functions over that state.
+the decisions :mod:`game.turns`: plain functions over that state, typed against
+the :class:`~game.steps.EngineSteps` protocol, so they import nothing above them.
 """
 
 from __future__ import annotations
@@ -41,15 +45,23 @@ from game import legal, table
 from game import turns as flow
 from game.cards import Card, Color, sort_key
 from game.chance import Chance, fresh_seed, seeded
-from game.driver import Presser, open_game_launcher
 from game.effects import RUNNERS
 from game.errors import GameError, IllegalMove, RulesetError
 from game.history import History
 from game.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
-from game.moves import Decision, DrawMove, FiredMove, Move, PenalizeMove, PlayMove, UnoMove
-from game.round import PressDue, RoundField, RoundState, speed_up_fields
-from game.rulesets import Ruleset, Step, load_ruleset
-from launcher.base import Launcher
+from game.moves import (
+    NEXT_ROUND,
+    Decision,
+    DrawMove,
+    FiredMove,
+    Move,
+    PenalizeMove,
+    PlayMove,
+    UnoMove,
+    fired,
+)
+from game.round import PressDue, RoundState, round_field
+from game.rulesets import Ruleset, Step, ruleset_for
 
 Event = dict[str, Any]
 EventCallback = Callable[[Event], None]
@@ -62,6 +74,11 @@ _VALUE = {d: d.value for d in Decision}
 _PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
 
 
+def _pile_odds(ruleset: Ruleset) -> tuple[float, ...] | None:
+    """A draw pile's press: exactly one card (none once it is empty)."""
+    return (0.0, 1.0) if ruleset.draws_from_pile else None
+
+
 class Game(History):
     """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`.
 
@@ -71,57 +88,64 @@ class Game(History):
     """
 
     # The round's public state, kept in :attr:`round` (game.round.RoundState).
-    hands = RoundField[list[list[Card]]]()
-    discard = RoundField[list[Card]]()
-    pile = RoundField["deque[Card]"]()
-    active_color = RoundField[Color | None]()
-    direction = RoundField[int]()
-    dealer = RoundField[int]()
-    current = RoundField[int]()
-    decider = RoundField[int]()
-    pending = RoundField[Decision]()
-    turns = RoundField[int]()
-    round_winner = RoundField[int | None]()
-    queue = RoundField["deque[Step]"]()
-    actor = RoundField[int]()
-    card = RoundField[Card | None]()
-    context = RoundField[str]()
-    pos = RoundField[int]()
-    target = RoundField[int | None]()
-    first_phase = RoundField[bool]()
-    stack = RoundField[int]()
+    hands: list[list[Card]] = round_field("hands")
+    discard: list[Card] = round_field("discard")
+    pile: deque[Card] = round_field("pile")
+    active_color: Color | None = round_field("active_color")
+    direction: int = round_field("direction")
+    dealer: int = round_field("dealer")
+    current: int = round_field("current")
+    decider: int = round_field("decider")
+    pending: Decision = round_field("pending")
+    turns: int = round_field("turns")
+    round_winner: int | None = round_field("round_winner")
+    queue: deque[Step] = round_field("queue")
+    actor: int = round_field("actor")
+    card: Card | None = round_field("card")
+    context: str = round_field("context")
+    pos: int = round_field("pos")
+    target: int | None = round_field("target")
+    first_phase: bool = round_field("first_phase")
+    stack: int = round_field("stack")
 
     def __init__(
         self,
         ruleset: Ruleset,
         players: int | Sequence[str],
-        launcher: Launcher[Any] | Presser | None,
         chance: Chance,
         *,
         seed: int | None = None,
         on_event: EventCallback | None = None,
-        owns_launcher: bool = False,
+        press_odds: Sequence[float] | None = None,
+        launcher: str = "chance",
     ) -> None:
+        """A game dealt and resolved up to its first decision or chance node.
+
+        ``press_odds``: the launcher's per-press distribution as plain data
+        (``press_odds[k]`` = P(a press shoots k cards), e.g. an i.i.d. profile's
+        probabilities); with it :meth:`chance_outcomes` is explicit; None gives a
+        draw pile's odds to the pile rulesets (classic, pocket) and sampled mode to
+        the others, ``()`` sampled mode to any. ``launcher``: how the ``game_start`` event names the
+        device that will feed the presses (the core never sees it).
+        """
         self.names = (
             [f"P{i}" for i in range(players)] if isinstance(players, int) else list(players)
         )
         self.num_players = len(self.names)
         ruleset.check_players(self.num_players)
         self.ruleset = ruleset
-        #: The driver that presses the launcher at every chance node (None: the caller feeds
-        #: ``fired:N`` moves itself, e.g. a search or a referee replaying counts).
-        self.presser: Presser | None = (
-            launcher
-            if isinstance(launcher, Presser) or launcher is None
-            else Presser(launcher, owns_launcher=owns_launcher)
+        self.launcher_name = launcher
+        self.press_odds: tuple[float, ...] | None = (
+            tuple(press_odds) if press_odds is not None else _pile_odds(ruleset)
         )
         self.pile_generation = 0
         self._stack_of_states: list[dict[str, Any]] = []
+        #: The moves made with :meth:`push` that :meth:`pop` can undo, oldest first.
+        self.move_stack: list[Move] = []
         self.seed = seed
         self.on_event = on_event
         self.events: list[Event] = []
         self._chance = chance
-        self._owns_launcher = owns_launcher
         self.rules = CompiledRules.of(ruleset)
         self.scores = [0] * self.num_players
         #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
@@ -132,7 +156,6 @@ class Game(History):
         #: Everything the next deal resets (game.round.RoundState), set by the first deal.
         self.round: RoundState
         table.start_game(self)
-        self.settle()
 
     @classmethod
     def new(
@@ -140,64 +163,64 @@ class Game(History):
         ruleset: str | Ruleset = "attack",
         players: int | Sequence[str] = 4,
         *,
-        launcher: Launcher[Any] | str | None = None,
         seed: int | None = None,
         options: dict[str, Any] | None = None,
         on_event: EventCallback | None = None,
-        presses: bool = True,
+        press_odds: Sequence[float] | None = None,
+        launcher: str = "chance",
     ) -> Game:
         """Start a game: deal the first round and resolve the first card.
 
-        ``launcher``: a launcher object (used as is, never closed by the game),
-        a spec such as ``"sim://?profile=web-game"``, ``"pile://"``, or None for
-        the ruleset's default. ``options`` override the ruleset's rule options.
-        ``presses=False``: no launcher at all; the game stops at every press
-        (``pending`` is ``Decision.PRESS``) and the caller feeds ``fired:N``.
+        ``options`` override the ruleset's rule options. The game stops at every
+        press (:meth:`is_chance_node`) for the caller to feed ``fired:N``; to play
+        it with a launcher, open it with :meth:`game.driver.Table.new` instead.
         """
-        rules = load_ruleset(ruleset, options) if isinstance(ruleset, str) else ruleset
-        if options and not isinstance(ruleset, str):
-            rules = load_ruleset(ruleset.id, {**ruleset.options, **options})
+        rules = ruleset_for(ruleset, options)
         seed = fresh_seed() if seed is None else seed
         count = players if isinstance(players, int) else len(players)
         rules.check_players(count)
-        if not presses:
-            return cls(rules, players, None, seeded(seed), seed=seed, on_event=on_event)
-        device, owned = open_game_launcher(rules, launcher, seed)
-        chance = seeded(seed)
-        try:
-            return cls(
-                rules, players, device, chance, seed=seed, on_event=on_event, owns_launcher=owned
-            )
-        except BaseException:
-            if owned:
-                device.close()
-            raise
-
-    def close(self) -> None:
-        """Close the launcher if the game opened it."""
-        if self.presser is not None:
-            self.presser.close()
-
-    @property
-    def launcher(self) -> Launcher[Any] | None:
-        """The launcher the game's :attr:`presser` presses (None for a chance-move game)."""
-        return self.presser.launcher if self.presser is not None else None
-
-    def settle(self) -> None:
-        """Engine step: let the attached driver make any pending presses (a jam leaves them)."""
-        if self.presser is not None and self.pending is Decision.PRESS:
-            self.presser.settle(self)
+        return cls(
+            rules,
+            players,
+            seeded(seed),
+            seed=seed,
+            on_event=on_event,
+            press_odds=press_odds,
+            launcher=launcher,
+        )
 
     @property
     def press_due(self) -> PressDue | None:
         """The pending chance node (who presses, how many times, why), or None."""
         return self.round.due if self.pending is Decision.PRESS else None
 
-    def __enter__(self) -> Game:
-        return self
+    # -- chance nodes (OpenSpiel's explicit and sampled chance) ---------------------
+    def is_chance_node(self) -> bool:
+        """Is the game waiting for a launcher press's outcome (a ``fired:N`` move)?"""
+        return self.round.pending is _PRESS
 
-    def __exit__(self, *exc: object) -> None:
-        self.close()
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """The distribution of the pending press's outcome: ``(fired:N, probability)`` pairs.
+
+        Explicit when the game has :attr:`press_odds` (a draw pile's are P(1) = 1;
+        a launcher profile's are passed in as plain data): a press shoots at most
+        the cards the hopper holds, so the odds of larger counts fall on
+        ``fired:len(pile)``. Empty in sampled mode (no odds given): the caller draws
+        the outcome itself (from a launcher, or a model of one) and feeds it.
+        Raises GameError away from a chance node.
+        """
+        if self.round.pending is not _PRESS:
+            raise GameError("chance_outcomes: the game is not at a chance node")
+        odds = self.press_odds
+        if not odds:
+            return []
+        cap = len(self.round.pile)
+        mass: dict[int, float] = {}
+        for count, probability in enumerate(odds):
+            if probability > 0:
+                capped = min(count, cap)
+                mass[capped] = mass.get(capped, 0.0) + probability
+        return [(fired(count), mass[count]) for count in sorted(mass)]
 
     # -- state queries ------------------------------------------------------------
     @property
@@ -312,7 +335,8 @@ class Game(History):
         state = self.round
         pending = state.pending
         if pending is _PRESS:
-            if type(move) is FiredMove and move.count >= 0:  # play_chance's common case
+            # play_chance's common case (a FiredMove's count is a whole number >= 0)
+            if type(move) is FiredMove and move.count <= len(state.pile):
                 state.legal = None
                 flow.on_fired(self, move.count)
             else:
@@ -337,19 +361,24 @@ class Game(History):
             flow.draw(self, seat)
         else:
             flow.HANDLERS[pending](self, made, seat)
-        if self.round.pending is _PRESS and self.presser is not None:
-            self.presser.settle(self)
 
     def play_chance(self, move: Move) -> None:
         """Engine step: feed one press's outcome (the game is at a chance node)."""
-        due = self.round.due
-        if not isinstance(move, FiredMove) or move.count < 0:
+        state = self.round
+        due, held = state.due, len(state.pile)
+        if not isinstance(move, FiredMove):
             raise IllegalMove(
                 f"the game waits for a launcher press by P{self.decider} "
                 f"({due.reason if due else ''}): feed fired:N, not {move}"
             )
-        self.round.legal = None
-        flow.on_fired(self, move.count)
+        count = move.count
+        if type(count) is not int or not 0 <= count <= held:  # 1.5, -1, True, "2", too many
+            raise IllegalMove(
+                f"fired:{count!r} is not a press's outcome: a press shoots a whole number of "
+                f"cards from 0 to the {held} the launcher holds"
+            )
+        state.legal = None
+        flow.on_fired(self, count)
 
     # -- the turn machinery ----------------------------------------------------------
     def play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
@@ -428,16 +457,19 @@ class Game(History):
 
     # -- the table between turns (game.table) ------------------------------------------
     def start_next_round(self) -> None:
-        """After a round ends: collect every card, pass the deal to the left, deal again."""
+        """After a round ends: the move ``next-round`` (collect, pass the deal left, deal)."""
         if self.pending is not Decision.ROUND_OVER:
             raise GameError(
                 "the next round can start only when a round is over and the game is not"
                 if self.pending is not Decision.GAME_OVER
                 else "the game is over"
             )
+        self.play(NEXT_ROUND)
+
+    def deal_next_round(self) -> None:
+        """Engine step (the ``next-round`` move): collect every card and deal again."""
         cards = table.collect(self.round, len(self.ruleset.deck))
         table.deal(self, cards, self.left_seat(self.dealer))
-        self.settle()
 
     def set_position(
         self,
@@ -565,6 +597,5 @@ class Game(History):
         flow.rotate(self)
 
 
-speed_up_fields(Game)
 __all__ = ["ACCEPT", "CHALLENGE", "DRAW", "PASS", "TAKE", "UNO"]
 __all__ += ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]

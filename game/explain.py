@@ -8,16 +8,16 @@ from game.cards import Card, Kind
 from game.moves import CatchMove, Decision, Move, PlayMove, UnoMove
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.steps import Engine
 
 
-def explain(game: Game, move: Move) -> str:
+def explain(game: Engine, move: Move) -> str:
     """Why ``move`` is illegal now, naming the rule."""
     pending, seat = game.pending, game.decider
     if pending is Decision.GAME_OVER:
         return "the game is over"
     if pending is Decision.ROUND_OVER:
-        return "the round is over: start the next round first"
+        return "the round is over: play next-round (start the next round) first"
     wanted = " ".join(str(m) for m in game.legal_moves())
     if isinstance(move, PlayMove):
         why = why_not_playable(game, seat, move.card)
@@ -29,7 +29,7 @@ def explain(game: Game, move: Move) -> str:
     )
 
 
-def why_not_playable(game: Game, seat: int, card: Card) -> str:
+def why_not_playable(game: Engine, seat: int, card: Card) -> str:
     """Why ``seat`` may not play ``card`` now (empty if it may)."""
     pending = game.pending
     if card not in game.hands[seat]:

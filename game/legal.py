@@ -12,6 +12,7 @@ from typing import TYPE_CHECKING
 
 from game.cards import COLORS, Card, Color, Kind, all_cards
 from game.moves import (
+    NEXT_ROUND,
     AcceptMove,
     ChallengeMove,
     Decision,
@@ -212,7 +213,9 @@ def legal_moves(
         return stack_moves(state, seat, stackable) + [TAKE]
     if pending is Decision.CHALLENGE:
         return [CHALLENGE, ACCEPT] + stack_moves(state, seat, stackable)
-    return []  # PRESS: a chance node, any ``fired:N`` (N >= 0) is an outcome
+    if pending is Decision.ROUND_OVER:
+        return [NEXT_ROUND]
+    return []  # PRESS: a chance node (Game.chance_outcomes); GAME_OVER: nothing left
 
 
 def table_moves(

@@ -19,6 +19,7 @@ checker narrows ``isinstance``/``match`` and no field is optional except
     R7@3          seat 3 jumps in with an identical red 7 (house rule ``jump_in``)
     penalize:2    seat 2 pays the suggestion penalty (option ``suggestion_penalty``)
     fired:3       chance: the pending launcher press shot 3 cards (fed by game.driver)
+    next-round    the round is over: collect the cards, pass the deal, deal again
 """
 
 from __future__ import annotations
@@ -26,9 +27,10 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from enum import StrEnum
-from typing import TYPE_CHECKING, Any, ClassVar
+from typing import ClassVar
 
 from game.cards import Card, Color, NotationError
+from game.errors import IllegalMove
 
 
 class Decision(StrEnum):
@@ -43,7 +45,7 @@ class Decision(StrEnum):
     PLAY_AGAIN = "play_again"  #: play one more card after a Skip/Reverse, or pass
     STACK = "stack"  #: add a hit/draw card to the stack, or take it
     PRESS = "press"  #: a chance node: the launcher is pressed, feed ``fired:N`` (game.driver)
-    ROUND_OVER = "round_over"  #: call Game.start_next_round()
+    ROUND_OVER = "round_over"  #: the only legal move is ``next-round``
     GAME_OVER = "game_over"  #: nothing left to do
 
 
@@ -63,42 +65,48 @@ class MoveKind(StrEnum):
     CATCH = "catch"
     PENALIZE = "penalize"
     FIRED = "fired"
+    NEXT_ROUND = "next-round"
 
 
-class _MoveType(type):
-    """Lets the generic constructor ``Move(kind, card=..., ...)`` build the typed kind."""
-
-    def __call__(cls, *args: Any, **kwargs: Any) -> Any:
-        if cls is Move:
-            return _of_kind(*args, **kwargs)
-        return super().__call__(*args, **kwargs)
-
-
-class Move(metaclass=_MoveType):
+class Move:
     """One move; each kind is a subclass. ``by`` is set only for out-of-turn moves
     made by a seat other than the decider (``R7@3``, ``catch:2@0``, ``uno@1``).
 
-    ``Move(MoveKind.DRAW)`` and ``Move(MoveKind.PLAY, card=c)`` still work: they
-    build the typed kind (:class:`DrawMove`, :class:`PlayMove`).
+    ``Move.of(MoveKind.DRAW)`` and ``Move.of(MoveKind.PLAY, card=c)`` build the typed
+    kind (:class:`DrawMove`, :class:`PlayMove`) from a kind and its argument.
     """
 
     __slots__ = ()
     kind: ClassVar[MoveKind]
     by: int | None
 
-    if TYPE_CHECKING:  # the generic constructor, served by _MoveType
-
-        def __init__(
-            self,
-            kind: MoveKind,
-            card: Card | None = None,
-            color: Color | None = None,
-            target: int | None = None,
-            by: int | None = None,
-            count: int | None = None,
-        ) -> None: ...
-
     # -- constructors ---------------------------------------------------------
+    @staticmethod
+    def of(
+        kind: MoveKind,
+        card: Card | None = None,
+        color: Color | None = None,
+        target: int | None = None,
+        by: int | None = None,
+        count: int | None = None,
+    ) -> Move:
+        """The typed move of ``kind``; its argument is required (ValueError without it)."""
+        kind = MoveKind(kind)
+        bare = _BARE.get(kind)
+        if bare is not None:
+            return bare(by=by)
+        if kind is MoveKind.PLAY and card is not None:
+            return PlayMove(card, by=by)
+        if kind is MoveKind.GIVE and card is not None:
+            return GiveMove(card, by=by)
+        if kind is MoveKind.COLOR and color is not None:
+            return ChooseMove(color, by=by)
+        number = count if kind is MoveKind.FIRED else target
+        if kind in (MoveKind.FIRED, MoveKind.TARGET, MoveKind.CATCH, MoveKind.PENALIZE):
+            if number is not None:
+                return _numbered(kind, number, by)
+        raise ValueError(f"a {kind.value} move needs its argument ({kind.value}:…)")
+
     @staticmethod
     def play(card: Card, by: int | None = None) -> PlayMove:
         return PlayMove(card, by=by)
@@ -131,7 +139,7 @@ class Move(metaclass=_MoveType):
     # -- notation -------------------------------------------------------------
     def _body(self) -> str:
         """The notation without the ``@by`` suffix (bare kinds: the kind's name)."""
-        return self.kind.value
+        return _KIND_TEXT[self.kind]
 
     def __str__(self) -> str:
         text = self._body()
@@ -167,7 +175,7 @@ class PlayMove(Move):
     def _body(self) -> str:
         return self.card.code
 
-    def __str__(self) -> str:  # Move.__str__ in one call: every ``decision`` event lists moves
+    def __str__(self) -> str:  # one call, not two: every decision event lists its moves
         return self.card.code if self.by is None else f"{self.card.code}@{self.by}"
 
 
@@ -182,7 +190,7 @@ class ChooseMove(Move):
     def _body(self) -> str:
         return _CHOOSE_TEXT[self.color]
 
-    def __str__(self) -> str:  # Move.__str__ in one call, as PlayMove's
+    def __str__(self) -> str:  # one call, as PlayMove's (docs/performance.md)
         text = _CHOOSE_TEXT[self.color]
         return text if self.by is None else f"{text}@{self.by}"
 
@@ -218,6 +226,14 @@ class FiredMove(Move):
     kind: ClassVar[MoveKind] = MoveKind.FIRED
     count: int
     by: int | None = None
+
+    def __post_init__(self) -> None:
+        count = self.count
+        if type(count) is not int or count < 0:  # 1.5, -1, True, "2": never an outcome
+            raise IllegalMove(
+                f"fired:{count!r} is not a press's outcome: a press shoots a whole number of "
+                "cards, 0 or more"
+            )
 
     def _body(self) -> str:
         return f"fired:{self.count}"
@@ -295,6 +311,14 @@ class UnoMove(Move):
     by: int | None = None
 
 
+@dataclass(frozen=True, slots=True, repr=False)
+class NextRoundMove(Move):
+    """Start the next round once one is over (``next-round``): a move, so push/pop cross it."""
+
+    kind: ClassVar[MoveKind] = MoveKind.NEXT_ROUND
+    by: int | None = None
+
+
 _BARE: dict[MoveKind, Callable[..., Move]] = {
     MoveKind.DRAW: DrawMove,
     MoveKind.CHALLENGE: ChallengeMove,
@@ -302,19 +326,27 @@ _BARE: dict[MoveKind, Callable[..., Move]] = {
     MoveKind.PASS: PassMove,
     MoveKind.TAKE: TakeMove,
     MoveKind.UNO: UnoMove,
+    MoveKind.NEXT_ROUND: NextRoundMove,
 }
 _CHOOSE_TEXT = {c: f"color:{c.value}" for c in Color}
 _KIND_TEXT = {k: k.value for k in MoveKind}  # an enum's .value is a Python-level property
 
 
-def _bare_str(self: Move) -> str:
-    """``Move.__str__`` of a kind with no argument, in one call (no ``_body``, no ``.value``)."""
-    text = _KIND_TEXT[self.kind]
-    return text if self.by is None else f"{text}@{self.by}"
+#: The move that starts the next round.
+NEXT_ROUND = NextRoundMove()
+
+#: ``fired:N`` moves made once each (a move is immutable; a game makes a thousand presses).
+_FIRED: dict[int, FiredMove] = {}
 
 
-for _bare in (DrawMove, ChallengeMove, AcceptMove, PassMove, TakeMove, UnoMove):
-    _bare.__str__ = _bare_str  # type: ignore[method-assign]
+def fired(count: int) -> FiredMove:
+    """The move ``fired:count``, shared for small counts."""
+    move = _FIRED.get(count)
+    if move is None:
+        move = FiredMove(count)
+        if type(count) is int and 0 <= count < 64:
+            _FIRED[count] = move
+    return move
 
 
 def _parse_kind(kind: MoveKind, arg: str, by: int | None, text: str) -> Move:
@@ -344,32 +376,6 @@ def _numbered(kind: MoveKind, number: int, by: int | None) -> Move:
     return PenalizeMove(number, by=by)
 
 
-def _of_kind(
-    kind: MoveKind,
-    card: Card | None = None,
-    color: Color | None = None,
-    target: int | None = None,
-    by: int | None = None,
-    count: int | None = None,
-) -> Move:
-    """The generic constructor ``Move(kind, ...)``: the typed kind, its argument required."""
-    kind = MoveKind(kind)
-    bare = _BARE.get(kind)
-    if bare is not None:
-        return bare(by=by)
-    if kind is MoveKind.PLAY and card is not None:
-        return PlayMove(card, by=by)
-    if kind is MoveKind.GIVE and card is not None:
-        return GiveMove(card, by=by)
-    if kind is MoveKind.COLOR and color is not None:
-        return ChooseMove(color, by=by)
-    number = count if kind is MoveKind.FIRED else target
-    if kind in (MoveKind.FIRED, MoveKind.TARGET, MoveKind.CATCH, MoveKind.PENALIZE):
-        if number is not None:
-            return _numbered(kind, number, by)
-    raise ValueError(f"a {kind.value} move needs its argument ({kind.value}:…)")
-
-
 def _seat(text: str, whole: str) -> int:
     if not text.strip().isdigit():
         raise NotationError(f"move {whole!r}: {text!r} is not a seat number")
@@ -388,9 +394,12 @@ __all__ = [
     "GiveMove",
     "Move",
     "MoveKind",
+    "NEXT_ROUND",
+    "NextRoundMove",
     "PassMove",
     "PenalizeMove",
     "PlayMove",
     "TakeMove",
     "UnoMove",
+    "fired",
 ]

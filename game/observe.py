@@ -8,15 +8,23 @@ cards removed); :meth:`game.engine.Game.outcome` an :class:`Outcome`.
 from __future__ import annotations
 
 from dataclasses import dataclass
+from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from game.moves import Decision
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.steps import Engine
 
 #: Event fields that show cards only their owner (or nobody) may see, by event type.
 _PRIVATE = {"hit": "cards", "give": "card", "decision": "moves"}
+
+
+class Termination(StrEnum):
+    """Why a game ended (python-chess's ``Termination``); the values are the logged strings."""
+
+    TARGET = "target"  #: a score reached the target
+    ELIMINATION = "elimination"  #: the challenge game: one seat is left
 
 
 @dataclass(frozen=True, slots=True)
@@ -26,8 +34,7 @@ class Outcome:
     winner: int
     scores: tuple[int, ...]
     rounds: int
-    #: ``target`` (a score reached the target) or ``elimination`` (the challenge game).
-    termination: str
+    termination: Termination
 
 
 @dataclass(frozen=True, slots=True)
@@ -61,7 +68,7 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
     return event if involved else {k: v for k, v in event.items() if k != private}
 
 
-def observe(game: Game, seat: int) -> Observation:
+def observe(game: Engine, seat: int) -> Observation:
     """What ``seat`` may see of ``game`` now (:meth:`game.engine.Game.observation`)."""
     mine = seat == game.decider and game.pending is not Decision.PRESS
     return Observation(

@@ -14,7 +14,7 @@ Fixtures (``docs/pytest.md`` has recipes):
   the mechanism rig (``.rig``, ``.driver``) on a virtual clock;
 * ``emulated_launcher``   ``emu://?fast=1``: the real firmware logic on a pseudo-terminal,
   reached through the real serial client;
-* ``uno_game``            ``uno_game("attack", players=3)``: a seeded :class:`game.Game`;
+* ``uno_game``            ``uno_game("attack", players=3)``: a seeded :class:`game.Table`;
 * ``uno_seed``            the seed every fixture uses (``--uno-seed``, default 1).
 
 Every fixture closes what it opened when the test ends, failed or not, and closing a
@@ -31,7 +31,7 @@ from typing import TYPE_CHECKING, Any
 import pytest
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.driver import Table
     from launcher.base import Launcher, ScriptedLauncher
 
 #: The spec the ``launcher`` fixture opens when neither a parameter nor an option names one.
@@ -212,17 +212,18 @@ def emulated_launcher(request: pytest.FixtureRequest, make_launcher: MakeLaunche
 
 
 @pytest.fixture
-def uno_game(request: pytest.FixtureRequest, uno_seed: int) -> Iterator[Callable[..., Game]]:
+def uno_game(request: pytest.FixtureRequest, uno_seed: int) -> Iterator[Callable[..., Table]]:
     """A factory ``uno_game(ruleset="attack", players=4, *, launcher=, seed=, options=)``.
 
-    The game is seeded with ``uno_seed`` unless ``seed`` is given; with no ``launcher`` it
-    plays on ``--uno-launcher`` when given, else on the ruleset's default (``sim://``, or a
-    draw pile for classic UNO and UNO Pocket). Every game is closed after the test, and with
+    It returns a :class:`game.driver.Table` (the game on its launcher). The game is
+    seeded with ``uno_seed`` unless ``seed`` is given; with no ``launcher`` it plays on
+    ``--uno-launcher`` when given, else on the ruleset's default (``sim://``, or a draw
+    pile for classic UNO and UNO Pocket). Every game is closed after the test, and with
     it any launcher it opened.
     """
-    from game.engine import Game
+    from game.driver import Table
 
-    games: list[Game] = []
+    games: list[Table] = []
     spec = configured_spec(request.config)
 
     def make(
@@ -232,9 +233,9 @@ def uno_game(request: pytest.FixtureRequest, uno_seed: int) -> Iterator[Callable
         launcher: Launcher[Any] | str | None = None,
         seed: int | None = None,
         options: dict[str, Any] | None = None,
-    ) -> Game:
+    ) -> Table:
         chosen = launcher if launcher is not None else spec
-        game = Game.new(
+        game = Table.new(
             ruleset,
             players,
             launcher=chosen,

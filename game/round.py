@@ -6,7 +6,7 @@ bookkeeping); what lasts the whole game (names, scores, eliminations, round
 number, the chance source) lives on the Game. :meth:`RoundState.copy` is the
 snapshot behind ``Game.push``/``Game.pop`` and ``Game.copy`` (python-chess's
 board-state stack). The Game exposes the public fields as its own attributes
-(``game.hands`` is ``game.round.hands``) through :class:`RoundField`.
+(``game.hands`` is ``game.round.hands``) through :func:`round_field`.
 """
 
 from __future__ import annotations
@@ -15,7 +15,7 @@ import dataclasses
 from collections import deque
 from dataclasses import dataclass, field
 from operator import attrgetter
-from typing import TYPE_CHECKING, Any, Generic, Protocol, TypeVar, overload
+from typing import TYPE_CHECKING, Any
 
 from game.moves import Decision
 
@@ -23,9 +23,6 @@ if TYPE_CHECKING:
     from game.cards import Card, Color
     from game.moves import Move
     from game.rulesets import Step
-
-T = TypeVar("T")
-
 
 @dataclass(slots=True)
 class PressDue:
@@ -104,35 +101,15 @@ class RoundState:
         )
 
 
-class HasRound(Protocol):
-    round: RoundState
+def round_field(name: str) -> Any:
+    """A Game attribute that lives in its round state: ``game.hands`` is ``game.round.hands``.
 
-
-class RoundField(Generic[T]):
-    """A Game attribute that lives in its round state: ``game.hands`` is ``game.round.hands``."""
-
-    def __set_name__(self, owner: type, name: str) -> None:
-        self.name = name
-
-    @overload
-    def __get__(self, game: None, owner: type) -> RoundField[T]: ...
-    @overload
-    def __get__(self, game: HasRound, owner: type) -> T: ...
-    def __get__(self, game: HasRound | None, owner: type) -> Any:
-        if game is None:
-            return self
-        return getattr(game.round, self.name)
-
-    def __set__(self, game: HasRound, value: T) -> None:
-        setattr(game.round, self.name, value)
-
-
-def speed_up_fields(cls: type) -> None:
-    """Swap each RoundField of ``cls`` for a property whose getter runs in C.
-
-    The same reads and writes (``game.hands`` is ``game.round.hands``), but a read
-    no longer runs a Python ``__get__``: these are read on every step of the engine.
+    A plain property whose getter is :func:`operator.attrgetter` (it runs in C: these are
+    read on every step of the engine); declare it with its type,
+    ``hands: list[list[Card]] = round_field("hands")``.
     """
-    for name, value in list(vars(cls).items()):
-        if isinstance(value, RoundField):
-            setattr(cls, name, property(attrgetter(f"round.{name}"), value.__set__))
+
+    def write(game: Any, value: Any) -> None:
+        setattr(game.round, name, value)
+
+    return property(attrgetter(f"round.{name}"), write, doc=f"``round.{name}``")

@@ -18,31 +18,11 @@ from importlib import resources
 from types import MappingProxyType
 from typing import Any
 
+from game.blocks import Step
 from game.cards import COLORS, Card, Kind, NotationError
+from game.effects import parse_step
 from game.errors import RulesetError
 from game.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
-
-
-@dataclass(frozen=True)
-class Step:
-    """One building block of an effect: a name and its arguments."""
-
-    name: str
-    args: tuple[tuple[str, str], ...] = ()
-
-    def __post_init__(self) -> None:
-        # the arguments as a dict, made once: the engine reads them on every card it resolves
-        object.__setattr__(self, "_by_key", dict(reversed(self.args)))  # the first of a key wins
-
-    def get(self, key: str, default: str = "") -> str:
-        return self._by_key.get(key, default)  # type: ignore[attr-defined]
-
-    def number(self, key: str, default: int) -> int:
-        raw = self.get(key)
-        return int(raw) if raw else default
-
-    def __str__(self) -> str:
-        return " ".join([self.name, *(f"{k}={v}" for k, v in self.args)])
 
 
 @dataclass(frozen=True)
@@ -246,6 +226,9 @@ class Ruleset:
     first_card: Mapping[Kind, tuple[Step, ...]]
     stack_kinds: frozenset[Kind]
     options: Mapping[str, Any] = field(default_factory=dict)
+    #: The text of the ``custom`` card's file, read when the ruleset was loaded (the game
+    #: logs it and reads no file itself).
+    custom_text: str | None = None
 
     def opt(self, name: str) -> Any:
         return self.options[name]
@@ -287,32 +270,6 @@ def _read(name: str) -> dict[str, Any]:
             f"unknown ruleset {name!r}", hint=f"choose one of: {', '.join(RULESET_IDS)}"
         ) from None
     return tomllib.loads(text)
-
-
-def parse_step(raw: Any, where: str) -> Step:
-    """Read ``"hit n=2 who=target"`` or ``{block = "hit", n = 2, who = "target"}``."""
-    if isinstance(raw, Mapping):
-        data = dict(raw)
-        name = data.pop("block", None)
-        if not isinstance(name, str):
-            raise RulesetError(f'{where}: an effect table needs block = "NAME"')
-        args = tuple(
-            (str(k), str(v).lower() if isinstance(v, bool) else str(v)) for k, v in data.items()
-        )
-    elif isinstance(raw, str) and raw.split():
-        name, *rest = raw.split()
-        pairs = []
-        for token in rest:
-            key, sep, value = token.partition("=")
-            pairs.append((key, value) if sep else ("n", key))
-        args = tuple(pairs)
-    else:
-        raise RulesetError(f"{where}: expected an effect block, got {raw!r}")
-    from game.effects import check_step
-
-    step = Step(name, args)
-    check_step(step, where)
-    return step
 
 
 _KIND_BY_CODE = {kind.value: kind for kind in Kind}
@@ -429,11 +386,11 @@ def _build(
             hint="it is a house rule of draw-pile games (classic, pocket; rules.md 3.2)",
         )
     effects = _steps_table({**common["effects"], **data.get("effects", {})}, f"{where} effects")
-    custom = values["custom"]
+    custom, custom_text = values["custom"], None
     if custom:
         from game.custom import load_custom
 
-        effects[Kind.WILD_CUSTOM] = load_custom(custom)
+        effects[Kind.WILD_CUSTOM], custom_text = load_custom(custom)
     values["hand_size"] = values["hand_size"] or int(data["hand_size"])
     values["target"] = values["target"] or int(data["target"])
     low, high = data["players"]
@@ -455,7 +412,17 @@ def _build(
         ),
         stack_kinds=frozenset(_kind(code, where) for code in data.get("stack", [])),
         options=MappingProxyType(values),
+        custom_text=custom_text,
     )
+
+
+def ruleset_for(ruleset: str | Ruleset, options: Mapping[str, Any] | None = None) -> Ruleset:
+    """A ruleset by id or as given, with ``options`` laid over its own."""
+    if isinstance(ruleset, str):
+        return load_ruleset(ruleset, dict(options) if options else None)
+    if options:
+        return load_ruleset(ruleset.id, {**ruleset.options, **options})
+    return ruleset
 
 
 def with_options(ruleset: Ruleset, **options: Any) -> Ruleset:

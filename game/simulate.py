@@ -23,14 +23,12 @@ from functools import partial
 from typing import Any
 
 from game.bots import DEFAULT_BOT, Bot, make_bot
-from game.bots.base import offer_table_moves
 from game.chance import derive_seed
-from game.engine import Game
+from game.driver import MAX_ROUNDS, Table, play_out
 from game.errors import RulesetError
 from game.rulesets import load_ruleset
 
-#: A game with more rounds than this is stopped (a safety net; never seen in practice).
-MAX_ROUNDS = 1000
+__all__ = ["MAX_ROUNDS", "GameResult", "SimConfig", "run_game", "simulate"]
 
 
 @dataclass(frozen=True)
@@ -86,21 +84,9 @@ def game_seed(seed: int, index: int) -> int:
     return derive_seed(seed, f"game:{index}")
 
 
-def run_game(game: Game, bots: Sequence[Bot]) -> None:
-    """Let the bots play ``game`` to the end (all rounds)."""
-    # bound once: this loop runs a thousand and more turns a game
-    is_game_over, is_round_over, play = game.is_game_over, game.is_round_over, game.play
-    table_moves = game.table_moves
-    while not is_game_over():
-        if is_round_over():
-            if game.round_number >= MAX_ROUNDS:
-                break
-            game.start_next_round()
-            continue
-        seat = game.decider
-        play(bots[seat].choose(game, seat))
-        if table_moves():
-            offer_table_moves(game, bots)
+def run_game(table: Table, bots: Sequence[Bot]) -> None:
+    """Let the bots play the table's game to the end (all rounds), pressing its launcher."""
+    play_out(table.game, bots, table.presser)
 
 
 def play_game(config: SimConfig, index: int) -> GameResult:
@@ -109,10 +95,11 @@ def play_game(config: SimConfig, index: int) -> GameResult:
     bots = [
         make_bot(config.bot_for(s), derive_seed(seed, f"bot:{s}")) for s in range(config.players)
     ]
-    with Game.new(
+    with Table.new(
         config.ruleset, config.players, launcher=config.launcher, seed=seed, options=config.options
-    ) as game:
-        run_game(game, bots)
+    ) as table:
+        run_game(table, bots)
+    game = table.game
     hits = cards = 0
     for event in game.events:
         if event["type"] == "hit":

@@ -14,7 +14,6 @@ from __future__ import annotations
 from collections import deque
 from collections.abc import Sequence
 from operator import attrgetter
-from pathlib import Path
 from typing import TYPE_CHECKING, Any
 
 from game.cards import Card, Kind
@@ -27,8 +26,8 @@ from game.turns import set_pile
 if TYPE_CHECKING:
     from game.cards import Color
     from game.chance import Chance
-    from game.engine import Game
     from game.rulesets import Ruleset
+    from game.steps import Engine
 
 _CODE = attrgetter("code")
 
@@ -42,11 +41,7 @@ def custom_header(ruleset: Ruleset) -> dict[str, Any]:
     if not path:
         return {}
     steps = [str(s) for s in ruleset.effects.get(Kind.WILD_CUSTOM, ())]
-    try:
-        text = Path(path).read_text(encoding="utf-8")
-    except (OSError, UnicodeDecodeError):
-        text = None
-    return {"custom": steps, "custom_file": text}
+    return {"custom": steps, "custom_file": ruleset.custom_text}
 
 
 def first_dealer(deck: Sequence[Card], chance: Chance, players: int) -> DealerPick:
@@ -162,7 +157,7 @@ def game_winner(
 
 
 # -- on a Game: start, deal, set a position, end a round ----------------------------------
-def start_game(game: Game) -> None:
+def start_game(game: Engine) -> None:
     """Log the game's header, pick the first dealer, deal the first round."""
     rules = game.ruleset
     game.emit(
@@ -171,7 +166,7 @@ def start_game(game: Game) -> None:
         players=list(game.names),
         seed=game.seed,
         options=dict(rules.options),
-        launcher=repr(game.launcher) if game.presser is not None else "chance",
+        launcher=game.launcher_name,
         deck=list(game.rules.deck_codes),
         **custom_header(rules),
     )
@@ -180,7 +175,7 @@ def start_game(game: Game) -> None:
     deal(game, list(rules.deck), dealer)
 
 
-def deal(game: Game, cards: list[Card], dealer: int) -> None:
+def deal(game: Engine, cards: list[Card], dealer: int) -> None:
     """A new round: shuffle ``cards``, deal from the dealer's left, turn and resolve a card."""
     state = game.round = RoundState.fresh(game.num_players, dealer)
     game.round_number += 1
@@ -202,7 +197,7 @@ def deal(game: Game, cards: list[Card], dealer: int) -> None:
 
 
 def set_position(
-    game: Game,
+    game: Engine,
     hands: Sequence[Sequence[Card]],
     top: Card,
     color: Color | None,
@@ -222,7 +217,7 @@ def set_position(
 
 
 def emit_deal(
-    game: Game, starter: Card, returned: list[Card], loaded: list[Card], **extra: Any
+    game: Engine, starter: Card, returned: list[Card], loaded: list[Card], **extra: Any
 ) -> None:
     game.emit(
         "deal",
@@ -236,7 +231,7 @@ def emit_deal(
     )
 
 
-def end_round(game: Game, winner: int | None) -> None:
+def end_round(game: Engine, winner: int | None) -> None:
     """Score the round, knock out (challenge game), and end the game if someone won it."""
     rules, state, scores = game.ruleset, game.round, game.scores
     held, gained = round_points(rules, state.hands, winner)

@@ -33,10 +33,12 @@ from typing import Any, TextIO
 
 from game.bots import Bot, seat_moves
 from game.cards import Card, NotationError
+from game.driver import Table, play_out
 from game.engine import Game
 from game.errors import IllegalMove, JournalError
 from game.journal import MOVE, JournalWriter, Record, check_replayed_moves
 from game.moves import (
+    NEXT_ROUND,
     AimMove,
     CatchMove,
     ChooseMove,
@@ -92,7 +94,7 @@ class TablePlay:
 
     def __init__(
         self,
-        game: Game,
+        table: Table,
         seats: Sequence[PlaySeat],
         console: Console,
         *,
@@ -103,7 +105,9 @@ class TablePlay:
         replay_only: bool = False,
         after_decision: Callable[[], None] | None = None,
     ) -> None:
-        self.game = game
+        #: The game and the launcher that feeds it; :attr:`game` is the pure game.
+        self.table = table
+        self.game = table.game
         self.narrator = narrator
         #: ``uno-attack replay``: stop when the journal runs out and narrate the replayed moves.
         self.replay_only = replay_only
@@ -127,24 +131,35 @@ class TablePlay:
     # -- the loop -----------------------------------------------------------------------
     def run(self) -> None:
         """Play on; returns at game end, at the round limit, or raises QuitRequested."""
-        game = self.game
-        while not game.is_game_over():
-            if self.replay_only and not self._replay:
-                return
-            if game.pending is Decision.ROUND_OVER:
-                if self.max_rounds and game.round_number >= self.max_rounds:
-                    self.stopped_early = True
-                    return
-                game.start_next_round()
-                continue
-            self._table_window()
-            seat = game.decider
-            if self.seats[seat].is_human:
-                self._human_turn(seat)
-            else:
-                self._bot_turn(seat)
-            if self.after_decision is not None:
-                self.after_decision()
+        play_out(
+            self.game,
+            [self._decide] * len(self.seats),
+            self.table.presser,
+            before_decision=lambda game: self._table_window(),
+            on_step=self._after_step,
+            stop=self._should_stop,
+            table_moves=False,  # the window before each decision offers them
+            max_rounds=None,
+        )
+
+    def _should_stop(self, game: Game) -> bool:
+        """The replay ran out (``uno-attack replay``), or ``--rounds`` rounds were played."""
+        if self.replay_only and not self._replay:
+            return True
+        if game.pending is Decision.ROUND_OVER and self.max_rounds:
+            self.stopped_early = game.round_number >= self.max_rounds
+        return self.stopped_early
+
+    def _decide(self, game: Game, seat: int) -> None:
+        """A person answers at the terminal (or from the journal), a bot chooses; both play."""
+        if self.seats[seat].is_human:
+            self._human_turn(seat)
+        else:
+            self._bot_turn(seat)
+
+    def _after_step(self, game: Game, move: Move | str | None) -> None:
+        if move is not NEXT_ROUND and self.after_decision is not None:
+            self.after_decision()
 
     def _table_window(self) -> None:
         """Before the next decision, seats may call UNO or catch (the caller first, then in order).
@@ -179,7 +194,7 @@ class TablePlay:
         name = self.seats[seat].name
         question = f"{name}, {victim} has one card and did not call UNO. Catch? [y/n] "
         if ask(self.console.read, self.console.say, question, parse_yes_no):
-            self.game.play(catches[0])
+            self.table.play(catches[0])
             self._record(seat, [catches[0]], table=True)
 
     def _replay_table_move(self, seat: int) -> None:
@@ -191,7 +206,7 @@ class TablePlay:
             return
         self._replay.popleft()
         for text in record.get("moves", []):
-            self.game.play(Move.parse(text))
+            self.table.play(Move.parse(text))
         self._sync_narrator()
 
     def _bot_turn(self, seat: int) -> None:
@@ -206,7 +221,7 @@ class TablePlay:
             record = self._replay.popleft()
             check_replayed_moves(record, seat, [str(m) for m in moves], self.seats[seat].name)
         for move in moves:
-            self.game.play(move)
+            self.table.play(move)
         if not replayed:
             self._record(seat, moves, table=table)
         self._sync_narrator()
@@ -255,7 +270,7 @@ class TablePlay:
                 )
             try:
                 for text in record.get("moves", []):
-                    self.game.play(Move.parse(text))
+                    self.table.play(Move.parse(text))
             except (IllegalMove, NotationError) as error:
                 raise JournalError(
                     f"journaled move {record.get('moves')} cannot be replayed: {error}"
@@ -274,7 +289,7 @@ class TablePlay:
         played: list[Move] = []
         for move in moves:
             try:
-                self.game.play(move)
+                self.table.play(move)
             except IllegalMove as error:
                 self.console.say(f"  ✗ {self._names(str(error))}")
                 if not played:

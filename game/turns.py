@@ -1,6 +1,7 @@
 """The turn flow of a :class:`~game.engine.Game`: decisions, out-of-turn moves, chance nodes.
 
-Plain functions over a Game and its :class:`~game.round.RoundState`, called by
+Plain functions over a game (typed against the :class:`~game.steps.Engine` protocol, so
+this module imports nothing above it) and its :class:`~game.round.RoundState`, called by
 :meth:`Game.play` once a move is known to be legal. They change the round
 through the Game's engine steps (:meth:`~game.engine.Game.play_card`,
 :meth:`~game.engine.Game.presses`,
@@ -35,7 +36,7 @@ from game.moves import (
 from game.round import PressDue
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.steps import Engine
 
 
 _COLOR_TEXT = {c: c.value for c in Color}
@@ -43,14 +44,14 @@ _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 
 
 # -- decisions: one handler per Decision, for a move already checked legal ------------------
-def on_turn(game: Game, move: Move, seat: int) -> None:
+def on_turn(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "turn")
     else:
         draw(game, seat)
 
 
-def draw(game: Game, seat: int) -> None:
+def draw(game: Engine, seat: int) -> None:
     """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
     event = {"type": "draw", "player": seat}  # game.emit, inlined: a third of turns draw
     game.events.append(event)
@@ -65,21 +66,21 @@ def draw(game: Game, seat: int) -> None:
     game.presses(seat, presses, "draw", until=until, then="draw")
 
 
-def on_color(game: Game, move: Move, seat: int) -> None:
+def on_color(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
     game.round.active_color = color = move.color
     game.emit("color", player=seat, color=_COLOR_TEXT[color])
     game.run_effects()
 
 
-def on_target(game: Game, move: Move, seat: int) -> None:
+def on_target(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, AimMove)  # the only legal kind (checked by play)
     game.round.target = move.target
     game.emit("target", player=seat, target=move.target)
     game.run_effects()
 
 
-def on_drawn(game: Game, move: Move, seat: int) -> None:
+def on_drawn(game: Engine, move: Move, seat: int) -> None:
     game.round.drawn = None
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "drawn")
@@ -89,7 +90,7 @@ def on_drawn(game: Game, move: Move, seat: int) -> None:
         game.after_effects()
 
 
-def on_play_again(game: Game, move: Move, seat: int) -> None:
+def on_play_again(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "play-again", keep_pos=True)
     else:
@@ -97,7 +98,7 @@ def on_play_again(game: Game, move: Move, seat: int) -> None:
         game.run_effects()
 
 
-def on_give(game: Game, move: Move, seat: int) -> None:
+def on_give(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, GiveMove)  # the only legal kind (checked by play)
     receiver = game.next_seat(game.pos)
     card = move.card
@@ -108,7 +109,7 @@ def on_give(game: Game, move: Move, seat: int) -> None:
     game.run_effects()
 
 
-def on_stack(game: Game, move: Move, seat: int) -> None:
+def on_stack(game: Engine, move: Move, seat: int) -> None:
     state = game.round
     if isinstance(move, PlayMove):
         state.challenge = None
@@ -124,7 +125,7 @@ def on_stack(game: Game, move: Move, seat: int) -> None:
         game.run_effects()
 
 
-def on_challenge(game: Game, move: Move, seat: int) -> None:
+def on_challenge(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         on_stack(game, move, seat)
         return
@@ -143,7 +144,7 @@ def on_challenge(game: Game, move: Move, seat: int) -> None:
         game.run_effects()
 
 
-def resolve_challenge(game: Game, seat: int, guilty_n: int, innocent_n: int) -> bool:
+def resolve_challenge(game: Engine, seat: int, guilty_n: int, innocent_n: int) -> bool:
     """The accused shows the hand: the guilty presses ``guilty_n``, else the challenger more."""
     state = game.round
     accused = state.actor
@@ -161,7 +162,12 @@ def resolve_challenge(game: Game, seat: int, guilty_n: int, innocent_n: int) -> 
     return game.presses(seat, innocent_n, "challenge")
 
 
-HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
+def on_next_round(game: Engine, move: Move, seat: int) -> None:
+    """``next-round``: collect every card, pass the deal to the left, deal again."""
+    game.deal_next_round()
+
+
+HANDLERS: dict[Decision, Callable[[Engine, Move, int], None]] = {
     Decision.TURN: on_turn,
     Decision.COLOR: on_color,
     Decision.TARGET: on_target,
@@ -170,10 +176,11 @@ HANDLERS: dict[Decision, Callable[[Game, Move, int], None]] = {
     Decision.GIVE: on_give,
     Decision.STACK: on_stack,
     Decision.CHALLENGE: on_challenge,
+    Decision.ROUND_OVER: on_next_round,
 }
 
 
-def checked(game: Game, move: Move | str) -> Move | None:
+def checked(game: Engine, move: Move | str) -> Move | None:
     """:meth:`Game.play` for any move but an offered one, away from a press (which ``play``
     feeds itself): notation, out-of-turn moves (made here: None), a decision move equal to a
     legal one; raises IllegalMove for the rest."""
@@ -182,7 +189,6 @@ def checked(game: Game, move: Move | str) -> Move | None:
     state = game.round
     if move.by is not None or move.kind in _TABLE_KINDS:
         play_table(game, move)
-        game.settle()
         return None
     legal_now = state.legal
     if legal_now is None:
@@ -192,7 +198,7 @@ def checked(game: Game, move: Move | str) -> Move | None:
     return move
 
 
-def discard_color(game: Game) -> None:
+def discard_color(game: Engine) -> None:
     """Discard All (:meth:`Game.discard_color`): the actor's cards of its colour go under it."""
     state = game.round
     card, actor = state.card, state.actor
@@ -206,7 +212,7 @@ def discard_color(game: Game) -> None:
         game.hand_shrank(actor)
 
 
-def rotate(game: Game) -> None:
+def rotate(game: Engine) -> None:
     """7-0's zero (:meth:`Game.rotate`): every hand in play moves one seat on."""
     hands = game.round.hands
     old = list(hands)
@@ -217,7 +223,7 @@ def rotate(game: Game) -> None:
 
 
 # -- out-of-turn moves -----------------------------------------------------------------
-def play_table(game: Game, move: Move) -> None:
+def play_table(game: Engine, move: Move) -> None:
     """Make an out-of-turn move: call UNO, catch, jump in, or a suggestion penalty."""
     if isinstance(move, PenalizeMove):
         penalize(game, move)
@@ -240,7 +246,7 @@ def play_table(game: Game, move: Move) -> None:
         game.emit("uno", player=state.uno_open, by=state.uno_open, caught=False)
 
 
-def penalize(game: Game, move: PenalizeMove) -> None:
+def penalize(game: Engine, move: PenalizeMove) -> None:
     presses = game.ruleset.options["suggestion_penalty"]
     seat = move.seat
     if not presses or game.is_round_over() or game.pending is Decision.PRESS:
@@ -254,7 +260,7 @@ def penalize(game: Game, move: PenalizeMove) -> None:
 
 
 # -- chance nodes: every press of the launcher (game.driver feeds the outcome) ----------------
-def on_fired(game: Game, count: int) -> None:
+def on_fired(game: Engine, count: int) -> None:
     """Apply one press's outcome: ``count`` cards came out of the launcher."""
     state = game.round
     due: PressDue = state.due  # type: ignore[assignment]  # a press is due: never None here
@@ -293,12 +299,41 @@ def on_fired(game: Game, count: int) -> None:
     if then == "draw":
         after_draw(game, state.drawer)
     elif then == "resume":
-        state.pending, state.decider = state.resume_to
+        resume(game, *state.resume_to)
     else:
         game.run_effects()
 
 
-def press_done(game: Game, due: PressDue, cards: tuple[Card, ...]) -> bool:
+def resume(game: Engine, pending: Decision, seat: int) -> None:
+    """Back to the decision an out-of-turn penalty interrupted, offered again when it logs one.
+
+    The penalty's cards may change the decider's options (a play-again offer after a
+    UNO catch gains the cards just drawn): then the log's last offer is stale and the
+    decision is logged again with the moves offered now.
+    """
+    state = game.round
+    state.pending, state.decider = pending, seat
+    if pending in LOGGED and last_offer(game.events, seat) != list(map(str, game.compute_legal())):
+        game.ask(pending, seat)
+
+
+def last_offer(events: Sequence[dict[str, Any]], seat: int) -> list[str] | None:
+    """The moves of the last ``decision`` event logged for ``seat``."""
+    for event in reversed(events):
+        if event["type"] == "decision" and event["player"] == seat:
+            return list(event["moves"])
+    return None
+
+
+#: The decisions whose offered moves the log carries (a ``decision`` event); ``turn``
+#: decisions are not logged (docs/rules.md: their moves follow from the hand and the table).
+LOGGED = frozenset(d for d in Decision if d not in (Decision.TURN, Decision.PRESS)) - {
+    Decision.ROUND_OVER,
+    Decision.GAME_OVER,
+}
+
+
+def press_done(game: Engine, due: PressDue, cards: tuple[Card, ...]) -> bool:
     """Does this press end the chance node early (``until=fire`` / ``until=playable``)?"""
     if due.until == "fire":
         return bool(cards)
@@ -315,7 +350,7 @@ def press_done(game: Game, due: PressDue, cards: tuple[Card, ...]) -> bool:
     return False
 
 
-def after_draw(game: Game, seat: int) -> None:
+def after_draw(game: Engine, seat: int) -> None:
     """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
     state, rules = game.round, game.rules
     if rules.play_after_draw:
@@ -329,7 +364,7 @@ def after_draw(game: Game, seat: int) -> None:
     game.after_effects()
 
 
-def maybe_reload(game: Game) -> None:
+def maybe_reload(game: Engine) -> None:
     """An empty launcher (``empty_launcher=reload``): the discard pile but its top goes in."""
     if game.rules.reloads and not game.round.pile:
         discard = game.round.discard
@@ -342,7 +377,7 @@ def maybe_reload(game: Game) -> None:
         game.emit("reload", cards=[c.code for c in cards])
 
 
-def set_pile(game: Game, cards: Sequence[Card]) -> None:
+def set_pile(game: Engine, cards: Sequence[Card]) -> None:
     """Load ``cards`` into the launcher (a new pile generation: the driver re-syncs)."""
     game.round.pile = deque(cards)
     game.pile_generation += 1

@@ -6,6 +6,7 @@ from typing import Any
 
 from game import Card, Game
 from game.cards import parse_cards
+from game.driver import Table
 from launcher.base import Launcher, ScriptedLauncher
 
 
@@ -33,7 +34,7 @@ def position(
     from game.cards import Color
 
     device = launcher if launcher is not None else ScriptedLauncher(counts or [1])
-    game = Game.new(ruleset, len(hands), launcher=device, seed=1, options=options)
+    game = Table.new(ruleset, len(hands), launcher=device, seed=1, options=options)
     game.set_position(
         [cards(h) for h in hands],
         Card.parse(top),

@@ -14,6 +14,7 @@ from game.bots import (
     parse_bot_spec,
     seat_moves,
 )
+from game.driver import Table
 from game.engine import Game
 from game.moves import MoveKind
 from game.rulesets import RULESET_IDS, load_ruleset
@@ -58,7 +59,7 @@ def test_every_bot_only_makes_legal_moves(ruleset: str, players: int) -> None:
     ]
     if players > load_ruleset(ruleset).max_players:
         pytest.skip(f"{ruleset} is for at most {load_ruleset(ruleset).max_players} players")
-    game = Game.new(ruleset, players, seed=players * 31 + len(ruleset))
+    game = Table.new(ruleset, players, seed=players * 31 + len(ruleset))
     assert play_checked(game, specs, seed=players, decisions=120) > 0
 
 
@@ -160,7 +161,7 @@ def casual_slips(param: str, value: float, games: int) -> tuple[int, int]:
     slips = chances = 0
     for index in range(games):
         bot = CasualBot(index, **{param: value})
-        game = Game.new("attack", 3, seed=900 + index, options={"target": 1})
+        game = Table.new("attack", 3, seed=900 + index, options={"target": 1})
         others = [RuleBot(index * 7 + s) for s in range(3)]
         while not game.is_round_over():
             seat = game.decider

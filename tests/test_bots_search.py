@@ -16,7 +16,7 @@ from game.moves import Decision
 
 def midgame(seed: int, players: int = 3) -> Game:
     """A chance-move game (no launcher) some turns in, with seat 0 to decide a turn."""
-    game = Game.new("attack", players, seed=seed, presses=False)
+    game = Game.new("attack", players, seed=seed)
     bots = [make_bot("rule", seed + s) for s in range(players)]
     rng = random.Random(seed)
     for _ in range(400):

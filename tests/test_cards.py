@@ -39,7 +39,7 @@ moves = st.one_of(
     st.builds(Move.catch, st.integers(0, 9), st.integers(0, 9)),
     st.sampled_from(
         [
-            Move(k)
+            Move.of(k)
             for k in (
                 MoveKind.DRAW,
                 MoveKind.PASS,
@@ -50,7 +50,7 @@ moves = st.one_of(
             )
         ]
     ),
-    st.builds(lambda s: Move(MoveKind.PENALIZE, target=s), st.integers(0, 9)),
+    st.builds(lambda s: Move.of(MoveKind.PENALIZE, target=s), st.integers(0, 9)),
     st.builds(Move.fired, st.integers(0, 30)),
 )
 
@@ -64,9 +64,9 @@ def test_move_notation_round_trips(move: Move) -> None:
 
 def test_each_move_kind_is_its_own_type_with_only_its_own_fields() -> None:
     red7 = Card.parse("R7")
-    assert Move.play(red7, by=3) == PlayMove(red7, by=3) == Move(MoveKind.PLAY, card=red7, by=3)
-    assert Move(MoveKind.DRAW) == DrawMove() and Move.parse("draw").kind is MoveKind.DRAW
-    assert Move.catch(2, by=0) == CatchMove(2, by=0) == Move(MoveKind.CATCH, target=2, by=0)
+    assert Move.play(red7, by=3) == PlayMove(red7, by=3) == Move.of(MoveKind.PLAY, card=red7, by=3)
+    assert Move.of(MoveKind.DRAW) == DrawMove() and Move.parse("draw").kind is MoveKind.DRAW
+    assert Move.catch(2, by=0) == CatchMove(2, by=0) == Move.of(MoveKind.CATCH, target=2, by=0)
     assert Move.fired(3) == FiredMove(3) and Move.parse("fired:3").count == 3
     assert PlayMove(red7) != GiveMove(red7) and DrawMove() != PassMove()
     match Move.parse("color:G"):
@@ -76,7 +76,7 @@ def test_each_move_kind_is_its_own_type_with_only_its_own_fields() -> None:
             pytest.fail("color:G is not a ChooseMove")
     assert not hasattr(DrawMove(), "card")
     with pytest.raises(ValueError, match="needs its argument"):
-        Move(MoveKind.PLAY)
+        Move.of(MoveKind.PLAY)
 
 
 @given(st.text(max_size=8))

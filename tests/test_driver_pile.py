@@ -16,7 +16,8 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import Card, Game
+from game import Card
+from game.driver import Table
 from launcher.base import DrawPile, Volley
 
 
@@ -26,7 +27,7 @@ class WatchedPile(DrawPile[Card]):
 
 def play_out(launcher: DrawPile[Card], ruleset: str, players: int, seed: int) -> list[Any]:
     """Random legal moves to the end of one round; the events and the launcher after each."""
-    game = Game.new(ruleset, players, seed=seed, launcher=launcher)
+    game = Table.new(ruleset, players, seed=seed, launcher=launcher)
     pick = random.Random(seed).choice
     trace: list[Any] = []
     while not game.is_round_over():
@@ -58,7 +59,7 @@ def test_a_when_fired_hook_still_sees_every_volley() -> None:
     pile: DrawPile[Card] = DrawPile()
     volleys: list[Volley[Card]] = []
     pile.when_fired = volleys.append
-    game = Game.new("classic", 2, seed=3, launcher=pile)
+    game = Table.new("classic", 2, seed=3, launcher=pile)
     pick = random.Random(3).choice
     while not game.is_round_over():
         game.play(pick(game.legal_moves()))

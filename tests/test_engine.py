@@ -26,7 +26,7 @@ def test_a_press_that_yields_nothing_is_normal_and_passes_the_turn() -> None:
 
 def test_player_may_choose_not_to_play_a_playable_card() -> None:
     game = position("attack", ["R2 B3", "G5 G6"], "R1")
-    assert Move(MoveKind.DRAW) in game.legal_moves() and Move.parse("R2") in game.legal_moves()
+    assert Move.of(MoveKind.DRAW) in game.legal_moves() and Move.parse("R2") in game.legal_moves()
 
 
 def test_classic_playable_drawn_card_may_be_played_at_once_but_only_that_card() -> None:

@@ -7,6 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game import Decision, Game, Move
+from game.driver import Table
 
 
 def _advance(game: Game, moves: int) -> None:
@@ -20,7 +21,7 @@ def _advance(game: Game, moves: int) -> None:
 
 
 def test_a_copy_plays_on_like_the_original_and_does_not_touch_it() -> None:
-    game = Game.new("attack", 3, seed=3, presses=False)
+    game = Game.new("attack", 3, seed=3)
     _advance(game, 15)
     before = (list(game.events), [list(h) for h in game.hands], list(game.pile))
     twin = game.copy()
@@ -31,13 +32,13 @@ def test_a_copy_plays_on_like_the_original_and_does_not_touch_it() -> None:
 
 
 def test_a_copy_of_a_launcher_game_has_no_launcher() -> None:
-    game = Game.new("attack", 3, seed=3)
+    game = Table.new("attack", 3, seed=3)
     twin = game.copy()
-    assert twin.presser is None and game.presser is not None
+    assert type(twin) is Game and not hasattr(twin, "presser")
 
 
 def test_pop_undoes_push_exactly() -> None:
-    game = Game.new("classic", 3, seed=5, presses=False)
+    game = Game.new("classic", 3, seed=5)
     snapshot = (list(game.events), [list(h) for h in game.hands], game.pending, game.decider)
     for _ in range(6):
         if game.pending is Decision.PRESS:
@@ -52,7 +53,7 @@ def test_pop_undoes_push_exactly() -> None:
 
 
 def test_outcome_is_none_until_the_game_ends() -> None:
-    game = Game.new("pocket", 2, seed=2, options={"target": 30})
+    game = Table.new("pocket", 2, seed=2, options={"target": 30})
     assert game.outcome() is None
     while not game.is_game_over():
         if game.is_round_over():
@@ -65,7 +66,7 @@ def test_outcome_is_none_until_the_game_ends() -> None:
 
 
 def test_an_observation_shows_only_the_seats_own_cards() -> None:
-    game = Game.new("attack", 3, seed=9)
+    game = Table.new("attack", 3, seed=9)
     view = game.observation(1)
     deal = next(e for e in view.history if e["type"] == "deal")
     assert isinstance(deal["hands"][0], int) and isinstance(deal["hands"][1], list)
@@ -86,7 +87,7 @@ def test_pushing_random_moves_then_popping_them_all_restores_the_game(
     import random
 
     rng = random.Random(seed)
-    game = Game.new(ruleset, 3, seed=seed, presses=False)
+    game = Game.new(ruleset, 3, seed=seed)
     start = (list(game.events), [list(h) for h in game.hands], list(game.pile), game.scores[:])
     pushed = 0
     while pushed < depth and not game.is_round_over():

@@ -13,10 +13,10 @@ from pathlib import Path
 import pytest
 from event_checker import check_events
 
-from game import Game
 from game.bots import make_bot
+from game.bots.base import offer_table_moves
+from game.driver import Table
 from game.events import format_event
-from game.simulate import offer_table_moves
 
 HERE = Path(__file__).resolve().parent / "playthroughs"
 SETUPS = {
@@ -29,7 +29,7 @@ SETUPS = {
 
 
 def transcript(ruleset: str, players: int) -> list[str]:
-    game = Game.new(ruleset, players, seed=2024)
+    game = Table.new(ruleset, players, seed=2024)
     bots = [make_bot("greedy" if s % 2 else "random", 100 + s) for s in range(players)]
     lines = [format_event(e) for e in game.events if e["type"] not in ("game_start", "dealer")]
     while not game.is_round_over():

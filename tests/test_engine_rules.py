@@ -11,7 +11,8 @@ from pathlib import Path
 import pytest
 from rig import codes, hits, position, types
 
-from game import Decision, Game, RulesetError
+from game import Decision, RulesetError
+from game.driver import Table
 from game.rulesets import load_ruleset
 
 ALWAYS = {"skip_reverse_play_again": "always"}
@@ -51,7 +52,7 @@ def test_a_reverse_after_skips_does_not_give_a_skipped_player_the_turn() -> None
 @pytest.mark.parametrize("players", [3, 4, 6])
 def test_in_seeded_games_no_card_acts_on_its_own_player(players: int) -> None:
     for seed in range(4):
-        game = Game.new("attack", players, seed=seed, options=ALWAYS)
+        game = Table.new("attack", players, seed=seed, options=ALWAYS)
         actor = None
         while not game.is_game_over() and game.total_turns < 400:
             if game.is_round_over():
@@ -132,7 +133,7 @@ def test_presses_that_bring_nothing_do_not_count_toward_the_draw_cap() -> None:
 def test_pocket_first_wild_draw_2_or_dip_is_not_returned_and_acts() -> None:
     seen = set()
     for seed in range(400):
-        game = Game.new("pocket", 3, seed=seed)
+        game = Table.new("pocket", 3, seed=seed)
         deal = next(e for e in game.events if e["type"] == "deal")
         assert not {"W+2", "WD"} & set(deal["returned"]), seed
         if deal["starter"] == "W+2" and "W+2" not in seen:
@@ -163,7 +164,7 @@ def test_an_accepted_wild_draw_four_and_an_innocent_challenge_emit_skips() -> No
 
 def test_every_dealer_pick_turn_up_is_logged() -> None:
     for seed in range(40):
-        game = Game.new("attack", 6, seed=seed)
+        game = Table.new("attack", 6, seed=seed)
         dealer = game.events[1]
         assert dealer["type"] == "dealer" and len(dealer["rounds"][0]) == 6
         if len(dealer["rounds"]) > 1:
@@ -175,7 +176,7 @@ def test_every_dealer_pick_turn_up_is_logged() -> None:
 def test_the_custom_card_file_contents_are_in_the_header(tmp_path: Path) -> None:
     path = tmp_path / "card.toml"
     path.write_text('effects = ["hit n=2 who=next", "skip"]\n')
-    game = Game.new("attack", 3, seed=1, options={"custom": str(path)})
+    game = Table.new("attack", 3, seed=1, options={"custom": str(path)})
     start = game.events[0]
     assert start["custom"] == ["choose_color", "hit n=2 who=next", "skip"]
     assert start["custom_file"] == path.read_text()
@@ -201,7 +202,7 @@ def test_codes_helper_is_used() -> None:  # keeps the helper import honest
 
 
 def test_a_turn_limit_round_ends_after_exactly_that_many_turns() -> None:
-    game = Game.new("attack", 3, seed=4, options={"round_turn_limit": 10})
+    game = Table.new("attack", 3, seed=4, options={"round_turn_limit": 10})
     while not game.is_round_over():
         game.play(game.legal_moves()[-1])
     end = next(e for e in game.events if e["type"] == "round_end")

@@ -12,6 +12,7 @@ from rig import RecordingLauncher, hits, position
 
 from game import Card, Decision, Game, RulesetError, load_ruleset
 from game.chance import derive_seed
+from game.driver import Presser, Table
 from launcher.base import DrawPile, ScriptedLauncher
 
 
@@ -37,13 +38,13 @@ class StarterChance:
 
 def first_card_game(
     ruleset: str, starter: str, players: int = 4, counts: list[int] | None = None
-) -> Game:
+) -> Table:
     rules = load_ruleset(ruleset)
     chance = StarterChance(starter, players, rules.hand_size)
-    return Game(rules, players, ScriptedLauncher(counts or [1]), chance, seed=0)
+    return Table(Game(rules, players, chance, seed=0), Presser(ScriptedLauncher(counts or [1])))
 
 
-def left_of(game: Game, seat: int, k: int = 1) -> int:
+def left_of(game: Game | Table, seat: int, k: int = 1) -> int:
     return (seat + k) % game.num_players
 
 
@@ -133,21 +134,21 @@ def _play_out(game: Game, seed: int, moves: int = 400) -> list[dict[str, Any]]:
 
 
 def test_same_seed_ruleset_players_and_spec_replay_the_same_events() -> None:
-    first = _play_out(Game.new("attack", 4, launcher="sim://?profile=web-game", seed=11), 1)
-    again = _play_out(Game.new("attack", 4, launcher="sim://?profile=web-game", seed=11), 1)
-    other = _play_out(Game.new("attack", 4, launcher="sim://?profile=web-game", seed=12), 1)
+    first = _play_out(Table.new("attack", 4, launcher="sim://?profile=web-game", seed=11), 1)
+    again = _play_out(Table.new("attack", 4, launcher="sim://?profile=web-game", seed=11), 1)
+    other = _play_out(Table.new("attack", 4, launcher="sim://?profile=web-game", seed=12), 1)
     assert first == again and first != other
 
 
 def test_the_launcher_seed_is_derived_from_the_game_seed_when_the_spec_has_none() -> None:
-    game = Game.new("attack", 3, launcher="sim://", seed=5)
+    game = Table.new("attack", 3, launcher="sim://", seed=5)
     assert game.launcher.seed == derive_seed(5, "launcher")  # type: ignore[attr-defined]
-    explicit = Game.new("attack", 3, launcher="sim://?seed=99", seed=5)
+    explicit = Table.new("attack", 3, launcher="sim://?seed=99", seed=5)
     assert explicit.launcher.seed == 99  # type: ignore[attr-defined]
 
 
 def test_classic_and_pocket_draw_from_a_pile_that_yields_one_card_per_press() -> None:
-    game = Game.new("classic", 3, seed=2)
+    game = Table.new("classic", 3, seed=2)
     assert isinstance(game.launcher, DrawPile)
     _play_out(game, 2, 200)
     assert all(len(e["cards"]) <= 1 for e in game.events if e["type"] == "hit")
@@ -155,7 +156,7 @@ def test_classic_and_pocket_draw_from_a_pile_that_yields_one_card_per_press() ->
 
 def test_any_launcher_object_works_and_every_hit_presses_it() -> None:
     recorder = RecordingLauncher(per_press=2)
-    game = Game.new("attack", 3, launcher=recorder, seed=3)
+    game = Table.new("attack", 3, launcher=recorder, seed=3)
     _play_out(game, 3, 100)
     presses = sum(1 for entry in recorder.log if entry[0] == "press")
     assert presses == sum(1 for e in game.events if e["type"] == "hit") > 0
@@ -166,7 +167,7 @@ def test_counted_only_launchers_deal_identities_from_the_hopper_model() -> None:
     class CountingLauncher(RecordingLauncher):
         identities_known = False  # like gpio:// and serial://: a sensor counts, the model names
 
-    game = Game.new("attack", 2, launcher=CountingLauncher(), seed=4)
+    game = Table.new("attack", 2, launcher=CountingLauncher(), seed=4)
     _play_out(game, 4, 200)
     check_events(game.events)
 
@@ -178,7 +179,7 @@ def test_on_event_sees_each_event_as_it_happens() -> None:
     def watch(event: dict[str, Any]) -> None:
         seen.append((event["type"], len(game.events) if game else 0))
 
-    game = Game.new("attack", 3, seed=8, on_event=watch)
+    game = Table.new("attack", 3, seed=8, on_event=watch)
     _play_out(game, 8, 50)
     assert [t for t, _ in seen] == [e["type"] for e in game.events]
     later = [n for t, n in seen[-20:]]
@@ -186,7 +187,7 @@ def test_on_event_sees_each_event_as_it_happens() -> None:
 
 
 def test_a_whole_round_log_accounts_for_every_card() -> None:
-    game = Game.new("attack", 5, seed=21)
+    game = Table.new("attack", 5, seed=21)
     _play_out(game, 21, 5000)
     checker = check_events(game.events)
     assert checker.hits == sum(1 for e in game.events if e["type"] == "hit")
@@ -198,25 +199,25 @@ def test_a_whole_round_log_accounts_for_every_card() -> None:
 )
 def test_player_counts_outside_the_ruleset_are_clear_errors(ruleset: str, players: int) -> None:
     with pytest.raises(RulesetError, match=f"ruleset {ruleset}"):
-        Game.new(ruleset, players)
+        Table.new(ruleset, players)
 
 
 def test_a_deck_that_cannot_serve_the_hands_is_a_clear_error() -> None:
     with pytest.raises(RulesetError, match="need 56 cards, the deck has 51"):
-        Game.new("pocket", 5, options={"hand_size": 11})
+        Table.new("pocket", 5, options={"hand_size": 11})
 
 
 def test_unknown_ruleset_and_option_are_clear_errors() -> None:
     with pytest.raises(RulesetError, match="unknown ruleset 'uno-flip'"):
-        Game.new("uno-flip")
+        Table.new("uno-flip")
     with pytest.raises(RulesetError, match="unknown option 'hitfire_cap'"):
-        Game.new("attack", options={"hitfire_cap": 3})
+        Table.new("attack", options={"hitfire_cap": 3})
     with pytest.raises(RulesetError, match="hit_fire_cap='many'"):
-        Game.new("attack", options={"hit_fire_cap": "many"})
+        Table.new("attack", options={"hit_fire_cap": "many"})
 
 
 def test_named_players_and_positions() -> None:
-    game = Game.new("classic", ["ann", "bob"], seed=1)
+    game = Table.new("classic", ["ann", "bob"], seed=1)
     assert game.names == ["ann", "bob"] and game.num_players == 2
     rigged = position("classic", ["R1", "B2"], "R5")
     assert rigged.hand(0) == [Card.parse("R1")]
@@ -257,10 +258,10 @@ def test_bad_custom_card_files_name_the_file_and_the_problem(
     path = tmp_path / "card.toml"
     path.write_text(text)
     with pytest.raises(RulesetError, match=message) as info:
-        Game.new("attack", options={"custom": str(path)})
+        Table.new("attack", options={"custom": str(path)})
     assert str(path) in str(info.value)
 
 
 def test_missing_custom_card_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="cannot read the custom-card file"):
-        Game.new("attack", options={"custom": str(tmp_path / "nope.toml")})
+        Table.new("attack", options={"custom": str(tmp_path / "nope.toml")})

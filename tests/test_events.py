@@ -7,6 +7,7 @@ from pathlib import Path
 import pytest
 
 from game import Decision, Game, Move
+from game.driver import Table
 from game.events import EVENT_TYPES, SCHEMAS, schema_problem
 
 SETUPS = [
@@ -25,7 +26,7 @@ def test_every_event_type_has_a_schema() -> None:
 @pytest.mark.parametrize(("ruleset", "options"), SETUPS)
 def test_events_of_real_games_fit_their_schema(ruleset: str, options: dict[str, object]) -> None:
     for seed in range(3):
-        game = Game.new(ruleset, 4, seed=seed, options={"target": 100, **options})
+        game = Table.new(ruleset, 4, seed=seed, options={"target": 100, **options})
         while not game.is_game_over() and game.round_number < 3:
             if game.is_round_over():
                 game.start_next_round()
@@ -39,7 +40,7 @@ def test_events_of_real_games_fit_their_schema(ruleset: str, options: dict[str, 
 def test_a_custom_card_header_fits(tmp_path: Path) -> None:
     path = tmp_path / "card.toml"
     path.write_text('effects = ["everyone_hits n=1"]\n')
-    game = Game.new("attack", 3, seed=1, presses=False, options={"custom": str(path)})
+    game = Game.new("attack", 3, seed=1, options={"custom": str(path)})
     while game.pending is Decision.PRESS:
         game.play(Move.fired(0))
     assert schema_problem(game.events[0]) is None and "custom_file" in game.events[0]

@@ -13,7 +13,7 @@ import pytest
 
 from game.bots import make_bot
 from game.chance import derive_seed
-from game.engine import Game
+from game.driver import Table
 from game.experiment.executors import run_tasks
 from game.experiment.grid import (
     Cell,
@@ -61,7 +61,7 @@ def _events_of_same_game(cell: Cell, seed: int) -> list[dict]:
     rules = load_ruleset(cell.ruleset)
     bots = [make_bot(cell.bot_for(s), derive_seed(seed, f"bot:{s}")) for s in range(cell.players)]
     launcher = launcher_for(cell.profile, rules.draws_from_pile, derive_seed(seed, "launcher"))
-    with Game.new(rules, cell.players, launcher=launcher, seed=seed) as game:
+    with Table.new(rules, cell.players, launcher=launcher, seed=seed) as game:
         run_game(game, bots)
     launcher.close()
     return game.events

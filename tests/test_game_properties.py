@@ -17,6 +17,7 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from game import Game, IllegalMove
+from game.driver import Table
 from game.moves import MoveKind
 
 RULESETS = {"attack": 10, "attack-original": 10, "attack-mega-hit": 10, "classic": 10, "pocket": 5}
@@ -90,7 +91,7 @@ def test_cards_are_conserved_plays_legal_and_scores_add_up(
         "round_turn_limit": 300,
         **options,
     }  # random agents can grow hands for ever; keep it fast
-    game = Game.new(ruleset, players, launcher=spec, seed=seed, options=options)
+    game = Table.new(ruleset, players, launcher=spec, seed=seed, options=options)
     play_randomly(game, random.Random(seed), max_rounds=3)
     checker = check_events(game.events)
     assert checker.scores == game.scores
@@ -102,7 +103,7 @@ def test_cards_are_conserved_plays_legal_and_scores_add_up(
 @settings(max_examples=60, deadline=None, phases=NO_SHRINK)
 @given(st.sampled_from(sorted(RULESETS)), st.integers(0, 2**32))
 def test_complete_games_reach_the_target_and_name_the_leader(ruleset: str, seed: int) -> None:
-    game = Game.new(ruleset, 3, seed=seed, options={"target": 150, "round_turn_limit": 1000})
+    game = Table.new(ruleset, 3, seed=seed, options={"target": 150, "round_turn_limit": 1000})
     play_randomly(game, random.Random(seed), max_rounds=10_000)
     assert game.is_game_over()
     checker = check_events(game.events)
@@ -116,7 +117,7 @@ def test_an_illegal_move_changes_nothing(
     setup: tuple[str, int, int, str, dict[str, Any]], data: Any
 ) -> None:
     ruleset, players, seed, _, options = setup
-    game = Game.new(ruleset, players, seed=seed, options=options)
+    game = Table.new(ruleset, players, seed=seed, options=options)
     rng = random.Random(seed)
     for _ in range(data.draw(st.integers(0, 40))):
         if game.is_round_over():
@@ -150,7 +151,7 @@ def _all_simple_moves(game: Game) -> list[Any]:
 
     out = [Move.play(c) for c in all_cards()]
     out += [
-        Move(k)
+        Move.of(k)
         for k in (MoveKind.DRAW, MoveKind.PASS, MoveKind.TAKE, MoveKind.CHALLENGE, MoveKind.ACCEPT)
     ]
     out += [Move.aim(s) for s in range(game.num_players)]

@@ -9,7 +9,7 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.chance import derive_seed, seeded
+from game.chance import derive_seed
 from game.driver import Presser
 from game.errors import JournalError
 from game.journal import (
@@ -227,7 +227,7 @@ def test_a_seeded_launcher_is_pressed_again_on_replay_so_its_stream_continues() 
 
 
 def test_a_resumed_play_game_equals_the_uninterrupted_one() -> None:
-    from game import Game
+    from game import Table
 
     def run(
         moves: int, replay: list[int] | None = None
@@ -237,7 +237,7 @@ def test_a_resumed_play_game_equals_the_uninterrupted_one() -> None:
         presser = Presser(
             launcher, replay=replay or (), on_outcome=lambda m: counts.append(m.count or 0)
         )
-        game = Game(load_ruleset("attack"), 3, presser, seeded(4), seed=4)
+        game = Table.start(presser, load_ruleset("attack"), 3, 4)
         for _ in range(moves):
             if game.is_round_over():
                 break

@@ -19,6 +19,7 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.cli import main
+from game.driver import Table
 from game.journal import read_journal
 
 SCREEN_START = re.compile(r"Round \d+ · ")
@@ -293,7 +294,6 @@ def test_the_narrator_tells_every_event_of_real_games(ruleset: str) -> None:
     """A missing field raises (no KeyError is swallowed); every event of real games narrates."""
     import io
 
-    from game import Game
     from game.table_play import Console, Narrator, PlaySeat
     from game.tui import Painter, PressAnimator
 
@@ -302,7 +302,7 @@ def test_the_narrator_tells_every_event_of_real_games(ruleset: str) -> None:
     console = Console(out, input, painter, PressAnimator(out, painter, delay=0.0))
     narrator = Narrator(console, [PlaySeat(f"P{i}", None) for i in range(3)], reveal=True)
     options = {"target": 60, "stack_draws": True} if ruleset in ("classic", "pocket") else {}
-    game = Game.new(ruleset, 3, seed=2, options=options, on_event=narrator)
+    game = Table.new(ruleset, 3, seed=2, options=options, on_event=narrator)
     while not game.is_game_over():
         if game.is_round_over():
             game.start_next_round()

@@ -313,16 +313,16 @@ def test_with_the_emulator_each_press_fires_it_and_a_resume_fires_nothing_again(
     first = GameSession(quick_settings(launcher="emu://?fast=1", journal=journal))
     first.open()
     _people_play(first, 3)
-    assert first.game is not None and first.game.launcher is not None
-    fired = first.game.launcher.presses
+    assert first.table is not None
+    fired = first.table.launcher.presses
     hits = [e for e in first.log if e["type"] == "hit"]
     assert fired == len(hits) > 0  # every hit of the game was a press of the emulated launcher
     before = _state(first)
     first.close()
     again = GameSession(WebSettings(resume=journal))
     again.open()
-    assert again.game is not None and again.game.launcher is not None
-    assert again.game.launcher.presses == 0  # the journal's counts were fed back, not re-fired
+    assert again.game is not None and again.table is not None
+    assert again.table.launcher.presses == 0  # the journal's counts were fed back, not re-fired
     assert _state(again) == before
     _people_play(again, 20)
     assert again.game.is_round_over()

@@ -8,7 +8,7 @@ engine's building blocks in a small TOML file and pass it as the `custom` rule o
 import tempfile
 from pathlib import Path
 
-from game import Game, RulesetError
+from game import Game, RulesetError, Table
 from game.bots import GreedyBot
 from game.simulate import run_game
 
@@ -24,8 +24,9 @@ with tempfile.TemporaryDirectory() as folder:
 
     custom_plays = custom_presses = 0
     for seed in range(1, 6):
-        with Game.new("attack", players=3, seed=seed, options={"custom": str(card)}) as game:
-            run_game(game, [GreedyBot(seed=seed * 10 + s) for s in range(3)])
+        with Table.new("attack", players=3, seed=seed, options={"custom": str(card)}) as table:
+            run_game(table, [GreedyBot(seed=seed * 10 + s) for s in range(3)])
+        game = table.game
         custom_plays += sum(1 for e in game.events if e["type"] == "play" and e["card"] == "WC")
         custom_presses += sum(
             1 for e in game.events if e["type"] == "hit" and e["reason"] == "custom"

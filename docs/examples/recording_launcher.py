@@ -1,17 +1,17 @@
-"""A launcher of your own, passed to the engine: here one that records every press.
+"""A launcher of your own, at a table: here one that records every press.
 
-The game's press driver (game.driver.Presser) only calls load(), hit(), unload() and
-remaining, so any Launcher subclass can stand in for the simulated one. Subclass
-`launcher.Launcher`, implement `_press(loaded)` (how
-many cards physically came out) and optionally `_on_load`; the base class keeps the hopper
-model and hands out the cards. A launcher object you pass in is used as is and never closed
-by the game.
+The rules engine never sees a launcher; the table's press driver (game.driver.Presser)
+presses it and only calls load(), hit(), unload() and remaining, so any Launcher subclass
+can stand in for the simulated one. Subclass `launcher.Launcher`, implement
+`_press(loaded)` (how many cards physically came out) and optionally `_on_load`; the base
+class keeps the hopper model and hands out the cards. A launcher object you pass to
+`Table.new` is used as is and never closed by the table.
 """
 
 from dataclasses import dataclass
 from typing import Any
 
-from game import Game
+from game import Table
 from game.bots import GreedyBot, RandomBot
 from game.simulate import run_game
 from launcher import Launcher
@@ -48,8 +48,9 @@ class RecordingLauncher(Launcher[Any]):
 
 
 with RecordingLauncher("original-1999", seed=3) as recorder:
-    game = Game.new("attack-original", players=3, launcher=recorder, seed=11)
-    run_game(game, [GreedyBot(seed=1), RandomBot(seed=2), GreedyBot(seed=3)])
+    table = Table.new("attack-original", players=3, launcher=recorder, seed=11)
+    run_game(table, [GreedyBot(seed=1), RandomBot(seed=2), GreedyBot(seed=3)])
+    game = table.game
 
     hits = [event for event in game.events if event["type"] == "hit"]
     assert [len(event["cards"]) for event in hits] == [shot.count for shot in recorder.shots]

@@ -8,7 +8,7 @@ spec) and you can reproduce any game a user reports, or pin one in a regression 
 import hashlib
 import json
 
-from game import Game
+from game import Table
 from game.bots import GreedyBot, RandomBot
 from game.simulate import run_game
 
@@ -16,9 +16,9 @@ from game.simulate import run_game
 def play(seed: int, spec: str = "sim://?profile=escalating") -> list[dict]:
     """One whole game with seeded bots; returns its event log."""
     bots = [GreedyBot(seed=seed + 1), RandomBot(seed=seed + 2), GreedyBot(seed=seed + 3)]
-    with Game.new("attack-mega-hit", players=3, launcher=spec, seed=seed) as game:
-        run_game(game, bots)
-        return game.events
+    with Table.new("attack-mega-hit", players=3, launcher=spec, seed=seed) as table:
+        run_game(table, bots)
+        return table.game.events
 
 
 def digest(events: list[dict]) -> str:

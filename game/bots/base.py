@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import random
 from collections import Counter
-from collections.abc import Mapping, Sequence
+from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
 from game.cards import COLORS, Card, Color, Kind
@@ -137,8 +137,15 @@ def by_kind(moves: list[Move], kind: MoveKind) -> Move:
     return next(m for m in moves if m.kind is kind)
 
 
-def offer_table_moves(game: Game, bots: Sequence[Bot]) -> None:
-    """Give each seat, the player down to one card first, a chance to call UNO / catch / jump in."""
+def offer_table_moves(
+    game: Game, bots: Sequence[Bot], play: Callable[[Move], None] | None = None
+) -> None:
+    """Give each seat, the player down to one card first, a chance to call UNO / catch / jump in.
+
+    ``play`` makes a chosen move (default ``game.play``; a driver's, which also
+    makes the presses a catch leads to).
+    """
+    make = game.play if play is None else play
     moves = game.table_moves()
     if not moves:
         return
@@ -148,7 +155,7 @@ def offer_table_moves(game: Game, bots: Sequence[Bot]) -> None:
         own = seat_moves(game, seat, moves)
         choice = bots[seat].table_move(game, seat, own) if own else None
         if choice is not None:
-            game.play(choice)
+            make(choice)
             if game.is_round_over():
                 return
             moves = game.table_moves()

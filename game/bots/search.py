@@ -40,8 +40,8 @@ from game.bots.inference import Belief, hand_constraints
 from game.bots.rule import RuleBot
 from game.cards import Card
 from game.errors import RulesetError
-from game.moves import Decision, Move
-from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
+from game.moves import Decision, Move, fired
+from launcher.profiles import DEFAULT_PROFILE, IIDProfile, Profile, load_profile
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -170,7 +170,8 @@ class SearchBot(RuleBot):
             if sim.is_round_over():
                 return 1.0 if getattr(sim, "round_winner", None) == seat else 0.0
             if sim.pending is Decision.PRESS:
-                sim.play(Move.fired(model(len(sim.pile))))
+                held = len(sim.pile)  # a press shoots no more than the hopper holds
+                sim.play(fired(min(model(held), held)))
                 continue
             actor = sim.decider
             sim.play(bots[actor].choose(sim, actor))
@@ -286,15 +287,17 @@ class _FastCopyRandom(random.Random):
 
 
 def press_models(game: Game) -> PressModels:
-    """How many cards a rollout's press yields: the launcher's (public) profile, sampled
-    with the rollout's seed, or one card from a draw pile (classic, pocket)."""
-    launcher = game.launcher
-    if getattr(launcher, "backend", None) == "pile" or (
-        launcher is None and game.ruleset.draws_from_pile
-    ):
+    """How many cards a rollout's press yields: the launcher's (public) per-press odds the
+    game was given, sampled with the rollout's seed (one card from a draw pile), or the
+    default profile when the game has none (a launcher whose presses depend on the past)."""
+    odds = game.press_odds
+    if odds == (0.0, 1.0):
         return lambda seed: _one_card
-    profile = getattr(launcher, "profile", None)
-    known: Profile = profile if isinstance(profile, Profile) else load_profile(DEFAULT_PROFILE)
+    known: Profile = (
+        IIDProfile("game", "the game's press odds", "", tuple(odds))
+        if odds
+        else load_profile(DEFAULT_PROFILE)
+    )
     return lambda seed: known.sampler(seed).next
 
 

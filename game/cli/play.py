@@ -13,11 +13,11 @@ import sys
 from typing import Any
 
 from game.bots import BOT_NAMES, make_bot
-from game.chance import derive_seed, fresh_seed, seeded
+from game.chance import derive_seed, fresh_seed
 from game.cli.common import MAX_DELAY, add_rule_arguments, seconds
 from game.cli.simulate import parse_options
-from game.driver import Presser
-from game.engine import Game, open_game_launcher
+from game.driver import Presser, Table, open_game_launcher
+from game.engine import Game
 from game.errors import JournalError
 from game.journal import (
     MOVE,
@@ -152,20 +152,16 @@ def _play(
     launcher = _launcher(ruleset, settings["launcher"], seed, journal, writer, console, holder)
     _greet(console, settings, journal, writer)
     try:
-        game = Game(
-            ruleset,
-            [seat.name for seat in seats],
-            launcher,
-            seeded(seed),
-            seed=seed,
-            on_event=narrator,
+        dealt = Table.start(
+            launcher, ruleset, [seat.name for seat in seats], seed, on_event=narrator
         )
     except BaseException:
         launcher.close()
         raise
+    game = dealt.game
     holder.append(game)
     table = TablePlay(
-        game,
+        dealt,
         seats,
         console,
         journal=writer,

@@ -13,10 +13,8 @@ import json
 import sys
 from typing import Any, TextIO
 
-from game.chance import seeded
 from game.cli.play import seats_from_header
-from game.driver import Presser
-from game.engine import Game
+from game.driver import Presser, Table
 from game.errors import JournalError
 from game.journal import ENTRY, Journal, blaming, read_journal
 from game.prompt import QuitRequested
@@ -100,12 +98,12 @@ def _replay_play(journal: Journal, console: Console, pause: Any) -> dict[str, An
     narrator = Narrator(console, seats, reveal=True)
     with blaming(journal, "ruleset"):
         ruleset = load_ruleset(header["ruleset"], header.get("options") or {})
-    presser = _journal_presser(journal)
-    game = Game(
-        ruleset, [seat.name for seat in seats], presser, seeded(seed), seed=seed, on_event=narrator
+    dealt = Table.start(
+        _journal_presser(journal), ruleset, [seat.name for seat in seats], seed, on_event=narrator
     )
+    game = dealt.game
     table = TablePlay(
-        game,
+        dealt,
         seats,
         console,
         replay=journal.records,

@@ -12,15 +12,15 @@ draw pile / hopper was empty after some turn or press of the round, or was reloa
 
 from __future__ import annotations
 
-from collections.abc import Sequence
 from typing import Any
 
-from game.bots import Bot, make_bot
+from game.bots import make_bot
 from game.chance import derive_seed
+from game.driver import Table, play_out
 from game.engine import Game
 from game.experiment.grid import SCHEMA, Cell, Task, launcher_for
+from game.moves import NEXT_ROUND, Move
 from game.rulesets import load_ruleset
-from game.simulate import MAX_ROUNDS, offer_table_moves
 
 #: The numbers kept for each round, in this order.
 ROUND_FIELDS = ("turns", "plays", "presses", "cards", "winner", "behind", "reloads", "empty")
@@ -32,6 +32,7 @@ class _RoundTally:
 
     def __init__(self) -> None:
         self.game: Game | None = None
+        self.turns_seen = 0
         self.rounds: list[list[Any]] = []
         self.deciles: list[list[float]] = []
         self._reset()
@@ -60,6 +61,12 @@ class _RoundTally:
     def _check_empty(self) -> None:
         if self.game is not None and not self.game.pile:
             self.empty = True
+
+    def after_move(self, game: Game, move: Move | str | None) -> None:
+        """After each move of the loop: a hand-size snapshot when a turn went by."""
+        turns, self.turns_seen = self.turns_seen, game.total_turns
+        if move is not NEXT_ROUND and game.total_turns != turns and not game.is_round_over():
+            self.snapshot(game)
 
     def snapshot(self, game: Game) -> None:
         """The hand sizes of the seats in play after a turn."""
@@ -118,28 +125,13 @@ def play_cell_game(cell: Cell, seed: int) -> dict[str, Any]:
     launcher = launcher_for(cell.profile, rules.draws_from_pile, derive_seed(seed, "launcher"))
     tally = _RoundTally()
     try:
-        game = Game.new(rules, cell.players, launcher=launcher, seed=seed, on_event=tally)
-        tally.game = game
-        _play_out(game, bots, tally)
+        table = Table.new(rules, cell.players, launcher=launcher, seed=seed, on_event=tally)
+        tally.game = game = table.game
+        tally.turns_seen = game.total_turns
+        play_out(game, bots, table.presser, on_step=tally.after_move)
     finally:
         launcher.close()
     return {"winner": game.winner, "rounds": tally.rounds, "deciles": tally.deciles}
-
-
-def _play_out(game: Game, bots: Sequence[Bot], tally: _RoundTally) -> None:
-    """The loop of :func:`game.simulate.run_game`, with a hand-size snapshot after each turn."""
-    while not game.is_game_over():
-        if game.is_round_over():
-            if game.round_number >= MAX_ROUNDS:
-                break
-            game.start_next_round()
-            continue
-        before = game.total_turns
-        seat = game.decider
-        game.play(bots[seat].choose(game, seat))
-        offer_table_moves(game, bots)
-        if game.total_turns != before and not game.is_round_over():
-            tally.snapshot(game)
 
 
 def play_task(task: Task, version: str = "") -> dict[str, Any]:

@@ -38,9 +38,9 @@ from typing import Any
 
 from game.bots import Bot, make_bot, seat_moves
 from game.cards import NotationError
-from game.chance import derive_seed, fresh_seed, seeded
-from game.driver import Presser
-from game.engine import Game, open_game_launcher
+from game.chance import derive_seed, fresh_seed
+from game.driver import WAIT, Presser, Table, Wait, open_game_launcher, play_out
+from game.engine import Game
 from game.errors import GameError, IllegalMove, JournalError
 from game.journal import (
     MOVE,
@@ -51,7 +51,7 @@ from game.journal import (
     confirm_launcher,
     read_journal,
 )
-from game.moves import Decision, Move
+from game.moves import NEXT_ROUND, Decision, Move
 from game.rulesets import load_ruleset
 from game.web.auth import Tokens
 from game.web.settings import WebSettings
@@ -111,6 +111,8 @@ class GameSession:
             self._device.close()
             raise
         self.game: Game | None = None
+        #: The game with its launcher (the game's moves are made through it).
+        self.table: Table | None = None
         #: Every engine event so far, complete (views cut it down per viewer).
         self.log: list[dict[str, Any]] = []
         self._log_lock = threading.Lock()
@@ -143,14 +145,10 @@ class GameSession:
             replay=journal.press_counts if journal else (),
         )
         try:
-            self.game = Game(
-                self.rules,
-                self.names,
-                presser,
-                seeded(self.seed),
-                seed=self.seed,
-                on_event=self._on_event,
+            self.table = Table.start(
+                presser, self.rules, self.names, self.seed, on_event=self._on_event
             )
+            self.game = self.table.game
         except BaseException:
             presser.close()
             raise
@@ -174,8 +172,8 @@ class GameSession:
     def close(self) -> None:
         """Release a jam wait, close the launcher and the journal (the game stays in it)."""
         self.release()
-        if self.game is not None:
-            self.game.close()
+        if self.table is not None:
+            self.table.close()
         else:
             self._device.close()
         if self.writer is not None:
@@ -232,10 +230,10 @@ class GameSession:
     def press_again(self) -> None:
         """The host's "press": make the press a launcher failure left pending, then go on."""
         game = self._ready()
-        if game.pending is not Decision.PRESS or game.presser is None:
+        if game.pending is not Decision.PRESS or self.table is None:
             raise ActionRefused("no press is waiting: the launcher is pressed by the game")
         with self._watch_launcher():
-            game.presser.settle(game)
+            self.table.settle()
             self.advance()
 
     @contextmanager
@@ -262,6 +260,7 @@ class GameSession:
         the game. With ``check``, a follow-up move that is not legal is returned as a note.
         """
         game = self._ready()
+        seated = self._seated()
         played: list[Move] = []
         note = None
         try:
@@ -270,7 +269,7 @@ class GameSession:
                     note = f"{move} was not possible after {played[-1]}"
                     break
                 try:
-                    game.play(move)
+                    seated.play(move)
                 except IllegalMove:
                     raise
                 except BaseException:
@@ -287,32 +286,48 @@ class GameSession:
     def advance(self) -> None:
         """Bots move and rounds start until a person must decide, or the game is over."""
         game = self._ready()
-        while not game.is_game_over():
-            if game.pending is Decision.ROUND_OVER:
-                if self.settings.rounds and game.round_number >= self.settings.rounds:
-                    self.stopped_early = True
-                    return
-                game.start_next_round()
-                self._last_actor = None
-                continue
-            seat = game.decider
-            continuing = self.bots[seat] is None and self._last_actor == seat
-            if not continuing and self._window_at != self.version:
-                self._bot_window()
-                self._window_at = self.version
-                if game.is_round_over():
-                    continue
-                seat = game.decider
-            if self.bots[seat] is None:
-                if not self._replay:
-                    return
-                self._replay_person()
-                continue
-            self._bot_turn(seat)
-        if self._replay:
+        play_out(
+            game,
+            [self._decide] * len(self.bots),
+            self._seated().presser,
+            before_decision=self._window,
+            on_step=self._after_step,
+            stop=self._should_stop,
+            table_moves=False,  # the window before each decision offers them
+            max_rounds=None,
+        )
+        if game.is_game_over() and self._replay:
             raise JournalError(
                 f"the journal has {len(self._replay)} move(s) after the end of the game"
             )
+
+    def _should_stop(self, game: Game) -> bool:
+        """``rounds`` rounds were played (the setting): the table stops early."""
+        if game.pending is Decision.ROUND_OVER and self.settings.rounds:
+            self.stopped_early = game.round_number >= self.settings.rounds
+        return self.stopped_early
+
+    def _window(self, game: Game) -> None:
+        """Before a decision (not a person's next answer), once per table change."""
+        seat = game.decider
+        continuing = self.bots[seat] is None and self._last_actor == seat
+        if not continuing and self._window_at != self.version:
+            self._bot_window()
+            self._window_at = self.version
+
+    def _decide(self, game: Game, seat: int) -> Wait | None:
+        """A bot plays; a person's move is replayed from the journal, or awaited (WAIT)."""
+        if self.bots[seat] is not None:
+            self._bot_turn(seat)
+        elif self._replay:
+            self._replay_person()
+        else:
+            return WAIT
+        return None
+
+    def _after_step(self, game: Game, move: Move | str | None) -> None:
+        if move is NEXT_ROUND:
+            self._last_actor = None
 
     def _bot_window(self) -> None:
         """Before a decision, each bot may call UNO, catch, or jump in (seat order)."""
@@ -398,6 +413,12 @@ class GameSession:
         if pulled is not None and not 0 <= pulled <= MAX_PULLED:
             raise ActionRefused(f"cards pulled out: give 0 to {MAX_PULLED}")
         self._jam_answers.put(pulled)
+
+    def _seated(self) -> Table:
+        """The game's table (the launcher side), once the game is ready."""
+        self._ready()
+        assert self.table is not None  # set with the game
+        return self.table
 
     def _ready(self) -> Game:
         if self.game is None:

@@ -12,6 +12,7 @@ import random
 from typing import Any
 
 from game import Game
+from game.driver import Table
 from hardware.errors import UnoAttackError
 
 PROFILES = (
@@ -49,7 +50,7 @@ def play_game(
     turn when a round never ends (``empty_launcher=dry`` with ``round_turn_limit=0``).
     """
     try:
-        game = Game.new(
+        game = Table.new(
             ruleset,
             players=players,
             seed=seed,
