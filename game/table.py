@@ -169,7 +169,6 @@ def start_game(game: Game) -> None:
         "game_start",
         ruleset=rules.id,
         players=list(game.names),
-        seed=game.seed,
         options=dict(rules.options),
         launcher=repr(game.launcher) if game.presser is not None else "chance",
         deck=list(game.rules.deck_codes),

@@ -14,7 +14,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from game.cards import Card, Color
+from game.cards import Card, Color, sort_key
 from game.chance import shuffle
 from game.effects import skipped_step
 from game.errors import IllegalMove
@@ -339,7 +339,8 @@ def maybe_reload(game: Game) -> None:
         del discard[:-1]
         shuffle(game.chance, cards)
         set_pile(game, cards)
-        game.emit("reload", cards=[c.code for c in cards])
+        # which cards went in is public (the discard pile); their shuffled order is secret
+        game.emit("reload", cards=[c.code for c in sorted(cards, key=sort_key)])
 
 
 def set_pile(game: Game, cards: Sequence[Card]) -> None:
