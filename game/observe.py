@@ -148,6 +148,8 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
         return {**event, "hands": hands, "loaded": _count(event["loaded"])}
     if kind == "game_start":
         return {k: v for k, v in event.items() if k not in _SECRET_START}
+    if kind == "reload":  # which cards went in is public, their shuffled order never
+        return {**event, "cards": sorted(event["cards"], key=_card_order)}
     private = _PRIVATE.get(kind)
     if private is None or private[0] not in event:
         return event
@@ -155,6 +157,10 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
     if any(event.get(viewer) == seat for viewer in viewers):
         return event
     return {k: v for k, v in event.items() if k != name}
+
+
+def _card_order(code: str) -> tuple[tuple[int, int, int], str]:
+    return sort_key(Card.parse(code)), code
 
 
 def _count(cards: list[str] | int) -> int:

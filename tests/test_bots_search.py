@@ -187,8 +187,8 @@ def test_a_plain_wild_on_a_turn_shows_the_active_colour_is_lacking() -> None:
 
 def test_a_sampled_hand_keeps_a_lacked_colour_out_of_its_old_cards() -> None:
     from game.bots.inference import Belief
-    from game.infostate import _deal
     from game.cards import parse_cards
+    from game.infostate import _deal
 
     hidden = parse_cards("R1 R2 R3 B1 B2 W G1 G2")
     hand = _deal(hidden, 3, Belief({"R", "W"}, fresh=1))
