@@ -198,7 +198,8 @@ def discard_color(game: Game) -> None:
     card, actor = state.card, state.actor
     color = card.color if card is not None and card.color is not None else state.active_color
     hand = state.hands[actor]
-    dumped = [c for c in hand if c.color is color and color is not None]
+    # in card order: the hand's internal order would tell when each card was got
+    dumped = sorted((c for c in hand if c.color is color and color is not None), key=sort_key)
     if dumped:
         hand[:] = [c for c in hand if c.color is not color]
         state.discard[-1:-1] = dumped

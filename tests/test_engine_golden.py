@@ -19,22 +19,23 @@ BOTS = ("random", "greedy")
 HOUSE_RULES = {"jump_in": True, "seven_zero": True, "stack_draws": True}
 
 #: Re-pinned when the seed left ``game_start`` (it is secret), reloads logged their cards in
-#: card order and bots began deciding from observations (legal moves in canonical order).
+#: card order, Discard All put its cards under in card order and bots began deciding from
+#: observations (legal moves in canonical order).
 #: (ruleset, players, options) -> sha256 (first 16 hex digits) of the game's events, JSON Lines.
 PINNED: dict[tuple[str, int, str], str] = {
-    ("attack", 2, ""): "3a64a9492e069b58",
-    ("attack", 4, ""): "6a4e25cd110a5759",
-    ("attack-original", 2, ""): "05e91d790eeaa519",
-    ("attack-original", 4, ""): "c0c2bf6392c557d0",
-    ("attack-mega-hit", 2, ""): "ef05728bcfdb2c31",
-    ("attack-mega-hit", 4, ""): "3b192b60e9dfa50a",
+    ("attack", 2, ""): "5bff062f5845082a",
+    ("attack", 4, ""): "df1ec2c2ed932929",
+    ("attack-original", 2, ""): "7d5e5d675a461515",
+    ("attack-original", 4, ""): "00fc1c90237a1ea4",
+    ("attack-mega-hit", 2, ""): "537932b1cfa01b51",
+    ("attack-mega-hit", 4, ""): "11585d0ecc203dd8",
     ("classic", 2, ""): "8f034258f04450b7",
     ("classic", 4, ""): "aa164d5c03210ac5",
     ("pocket", 2, ""): "c4a65850553df387",
     ("pocket", 4, ""): "94d4558cdf640415",
     ("classic", 4, "house"): "c88338a621661784",
-    ("attack", 3, "house"): "201af58ecb3af453",
-    ("attack-mega-hit", 5, "mega"): "c2b2d78b55b8cab2",
+    ("attack", 3, "house"): "9e28707a4f8d7349",
+    ("attack-mega-hit", 5, "mega"): "4d564d82ad847389",
 }
 OPTIONS = {
     "": {},

@@ -265,7 +265,7 @@ def test_a_person_who_is_not_next_is_asked_to_catch_a_missed_uno(
                 "--seats",
                 "Ann,bot:random,Kim",
                 "--seed",
-                "7",  # a seed where RandomBot2 forgets UNO with Kim not next (moves in canonical order)
+                "7",  # RandomBot2 forgets UNO with Kim not next (canonical move order)
                 "--rounds",
                 "1",
                 "--delay",
