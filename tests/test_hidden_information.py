@@ -17,6 +17,7 @@ import json
 import random
 from collections import Counter
 from contextlib import ExitStack
+from pathlib import Path
 from typing import Any
 
 import pytest
@@ -26,11 +27,16 @@ from starlette.testclient import TestClient
 
 from game import Game
 from game.cards import Card, sort_key
-from game.errors import RulesetError
+from game.chance import derive_seed, fresh_seed
+from game.cli import main
+from game.errors import JournalError, RulesetError
+from game.events import read_jsonl
+from game.journal import JournalWriter
 from game.moves import Decision, Move
 from game.observe import NOBODY
 from game.rulesets import load_ruleset
 from game.web.views import describe, public_event, seat_view, table_view
+from hardware.files import create_secret
 from tests.web_client import app_and_tokens, hello, open_page, quick_settings
 
 RULESETS = ["attack", "attack-original", "attack-mega-hit", "classic", "pocket"]
@@ -284,3 +290,45 @@ def test_the_sample_keeps_what_the_seat_was_given(ruleset: str) -> None:
     for k in range(20):
         twin = game.resample_from_infostate(seat, random.Random(k))
         assert card in twin.hands[receiver]
+
+
+# -- files that hold secrets are the owner's alone --------------------------------------------
+def _mode(path: Path) -> int:
+    return path.stat().st_mode & 0o777
+
+
+def test_a_journal_is_created_readable_by_its_owner_only(tmp_path: Path) -> None:
+    path = tmp_path / "night.jsonl"
+    with JournalWriter.create(path, {"mode": "play", "ruleset": "attack", "seed": 7}):
+        assert _mode(path) == 0o600  # from its first byte: the header holds the seed
+    taken = tmp_path / "made-by-mktemp.jsonl"
+    taken.touch(mode=0o644)
+    with JournalWriter.create(taken, {"mode": "play", "ruleset": "attack", "seed": 7}):
+        assert _mode(taken) == 0o600  # an empty file is taken over, and closed to others
+    with pytest.raises(JournalError, match="already exists"):
+        JournalWriter.create(path, {"mode": "play", "ruleset": "attack", "seed": 7})
+
+
+def test_a_secret_file_is_never_opened_over_another_file_or_a_link(tmp_path: Path) -> None:
+    target = tmp_path / "someone-elses"
+    target.write_text("keep me")
+    link = tmp_path / "link.jsonl"
+    link.symlink_to(target)
+    for path in (target, link):
+        with pytest.raises(OSError):
+            create_secret(path, reuse_empty=True)
+    assert target.read_text() == "keep me"
+
+
+def test_a_simulation_log_with_every_hand_is_readable_by_its_owner_only(tmp_path: Path) -> None:
+    log = tmp_path / "games.jsonl"
+    assert main(["simulate", "--games", "1", "--players", "2", "--log", str(log)]) == 0
+    assert _mode(log) == 0o600
+    assert any(e["type"] == "deal" and all(isinstance(h, list) for h in e["hands"])
+               for e in read_jsonl(log))  # fmt: skip
+
+
+def test_fresh_seeds_are_secret_and_wide() -> None:
+    seeds = {fresh_seed() for _ in range(64)}
+    assert len(seeds) == 64 and max(seeds) >= 2**120  # 128 bits, not a 32-bit number
+    assert derive_seed(2**100 + 5, "bot:1") != derive_seed(5, "bot:1")  # every bit counts
