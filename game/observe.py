@@ -154,9 +154,11 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
     if private is None or private[0] not in event:
         return event
     name, viewers = private
-    if any(event.get(viewer) == seat for viewer in viewers):
-        return event
-    return {k: v for k, v in event.items() if k != name}
+    if not any(event.get(viewer) == seat for viewer in viewers):
+        return {k: v for k, v in event.items() if k != name}
+    if kind == "decision":  # the moves offered, in the order the seat may know
+        return {**event, "moves": [str(m) for m in canonical(map(Move.parse, event["moves"]))]}
+    return event
 
 
 def _card_order(code: str) -> tuple[tuple[int, int, int], str]:
