@@ -37,6 +37,11 @@ The log is complete enough to replay a game and account for every card
 ==============  ==============================================================================
 
 Simulation logs add ``{"type": "sim_game", "game": i, "seed": s}`` before each game.
+
+``Game.events`` is the game's complete record and holds secrets (every hand, the
+launcher's loaded order): ``simulate --log`` writes it to a 0600 file. What a seat may see
+of it is :meth:`Game.observation(seat).history <game.engine.Game.observation>`
+(:func:`game.observe.redact`); the web table sends :func:`game.web.views.public_event`.
 """
 
 from __future__ import annotations
