@@ -10,10 +10,14 @@ number replays a whole game.
 from __future__ import annotations
 
 import random
+import secrets
 import zlib
 from typing import Any, Protocol
 
 _MASK = (1 << 63) - 1
+_WORD = (1 << 64) - 1
+#: Bits of a fresh seed: enough that nobody finds it by trying seeds against the first cards.
+SEED_BITS = 128
 #: CPython's Random draws below n with getrandbits (true unless random.py changes).
 _INLINE = getattr(random.Random, "_randbelow", None) is getattr(
     random.Random, "_randbelow_with_getrandbits", 0
@@ -52,13 +56,32 @@ def shuffle(chance: Chance, cards: list[Any]) -> None:
 
 
 def derive_seed(seed: int, label: str) -> int:
-    """A stable sub-seed for ``label`` (splitmix64 finaliser over seed and a CRC of the label)."""
-    z = (seed * 0x9E3779B97F4A7C15 + zlib.crc32(label.encode())) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & 0xFFFFFFFFFFFFFFFF
-    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & 0xFFFFFFFFFFFFFFFF
-    return (z ^ (z >> 31)) & _MASK
+    """A stable sub-seed for ``label`` (splitmix64 finaliser over seed and a CRC of the label).
+
+    Seeds above 64 bits fold their higher words in, so a sub-seed depends on every bit
+    of a fresh seed; a seed below ``2**64`` gives the sub-seed it always gave.
+    """
+    crc = zlib.crc32(label.encode())
+    z = _splitmix(seed * 0x9E3779B97F4A7C15 + crc)
+    high = abs(seed) >> 64
+    while high:
+        z = _splitmix((z ^ (high & _WORD)) * 0x9E3779B97F4A7C15 + crc)
+        high >>= 64
+    return z & _MASK
+
+
+def _splitmix(z: int) -> int:
+    z &= _WORD
+    z = ((z ^ (z >> 30)) * 0xBF58476D1CE4E5B9) & _WORD
+    z = ((z ^ (z >> 27)) * 0x94D049BB133111EB) & _WORD
+    return z ^ (z >> 31)
 
 
 def fresh_seed() -> int:
-    """A new seed from the operating system, for games started without one (it is logged)."""
-    return random.SystemRandom().randrange(1 << 32)
+    """A new secret seed from the operating system's CSPRNG, for games started without one.
+
+    :data:`SEED_BITS` bits: a seed below ``2**32`` could be found by replaying every seed
+    against the first cards a player sees. The seed is the game's secret: it goes in the
+    journal (a 0600 file), never into an event a view or an observation shows.
+    """
+    return secrets.randbits(SEED_BITS)

@@ -6,11 +6,13 @@ The log is complete enough to replay a game and account for every card
 (``tests/event_checker.py`` does exactly that):
 
 ==============  ==============================================================================
-``game_start``  ruleset, players, seed, options, launcher, deck; with ``--custom``: custom (the
-                Wild Customizable's steps) and custom_file (the file's text)
+``game_start``  ruleset, players, options, launcher, deck; with ``--custom``: custom (the
+                Wild Customizable's steps) and custom_file (the file's text). No seed: the
+                seed is secret (it rebuilds every hand); the journal header keeps it
 ``dealer``      seat (first dealer), turned (the last card each player turned), rounds (every
                 turn-up in order: all players, then each re-turn of the tied ones)
-``deal``        round, dealer, hands, starter, returned (cards put back), loaded (bottom first)
+``deal``        round, dealer, hands, starter, returned (cards put back), loaded (bottom first;
+                secret: a seat's observation keeps only its own hand and the counts)
 ``play``        player, card, reason (turn, drawn, play-again, stack, jump-in)
 ``decision``    player, decision (color, target, challenge, stack, drawn, play_again, give),
                 moves (the moves offered, in notation)
@@ -19,7 +21,8 @@ The log is complete enough to replay a game and account for every card
 ``hit``         player, reason (draw, hit1, hit2, hit4, draw1, draw2, draw4, attack, all-hit,
                 hit-fire,
                 uno-penalty, challenge, suggestion-penalty…), cards, counted — one per press
-``reload``      cards (the discard pile except its top card, shuffled, loaded bottom first)
+``reload``      cards (the discard pile except its top card, in card order: which cards go in
+                is public, the order they were shuffled into is secret and never logged)
 ``skip``        player, reason (only when not a Skip/Hit card: accept, challenge, take, draw-card)
 ``reverse``     direction (1 = left/clockwise, -1 = right)
 ``discard``     player, cards (Discard All: put under the Discard All on the pile)
@@ -34,6 +37,11 @@ The log is complete enough to replay a game and account for every card
 ==============  ==============================================================================
 
 Simulation logs add ``{"type": "sim_game", "game": i, "seed": s}`` before each game.
+
+``Game.events`` is the game's complete record and holds secrets (every hand, the
+launcher's loaded order): ``simulate --log`` writes it to a 0600 file. What a seat may see
+of it is :meth:`Game.observation(seat).history <game.engine.Game.observation>`
+(:func:`game.observe.redact`); the web table sends :func:`game.web.views.public_event`.
 """
 
 from __future__ import annotations
@@ -52,13 +60,13 @@ class _GameStart(TypedDict):
     type: Literal["game_start"]
     ruleset: str
     players: list[str]
-    seed: int | None
     options: dict[str, Any]
     launcher: str
     deck: list[str]
 
 
 class GameStart(_GameStart, total=False):
+    seed: int | None  #: only in logs written before the seed became secret
     custom: list[str]  #: with ``--custom``: the Wild Customizable's steps
     custom_file: str | None  #: and the file's text
 

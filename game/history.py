@@ -15,6 +15,7 @@ from game.moves import Move
 from game.observe import Observation, Outcome, Termination, observe
 
 if TYPE_CHECKING:
+    import random
     from typing import Self
 
     from game.chance import Chance
@@ -99,6 +100,16 @@ class History:
     def observation(self, seat: int) -> Observation:
         """What ``seat`` may see now (its hand, the sizes of the others, the public history)."""
         return observe(self, seat)  # type: ignore[arg-type]  # self is a Game
+
+    def resample_from_infostate(self, seat: int, rng: random.Random) -> Self:
+        """A game identical in everything ``seat`` knows, the rest dealt again (OpenSpiel's name).
+
+        The other hands, the pile order and the chance source are drawn by ``rng`` from
+        the cards ``seat`` has not seen (:mod:`game.infostate`); for search and learning.
+        """
+        from game.infostate import resample_from_infostate
+
+        return resample_from_infostate(self, seat, rng)  # type: ignore[arg-type,return-value]
 
 
 def _copied(fields: dict[str, Any]) -> dict[str, Any]:

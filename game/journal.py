@@ -31,7 +31,7 @@ from typing import IO, Any
 
 from game.errors import GameError, JournalError, RulesetError
 from game.journal_schema import body_problem, header_problem, show
-from hardware.files import MAX_DATA_BYTES, read_user_bytes
+from hardware.files import MAX_DATA_BYTES, create_secret, read_user_bytes
 
 JOURNAL_VERSION = 1
 HEADER = "header"
@@ -209,15 +209,18 @@ class JournalWriter:
     def create(
         cls, path: str | os.PathLike[str], header: Record, *, sync: bool = True
     ) -> JournalWriter:
-        """Start a new journal; refuses to overwrite a journal that already has content."""
+        """Start a new journal; refuses to overwrite a journal that already has content.
+
+        The journal holds the game's seed (it replays every hand), so it is created 0600.
+        """
         path = Path(path)
-        if path.exists() and path.stat().st_size > 0:
+        try:
+            handle = create_secret(path, reuse_empty=True)
+        except FileExistsError:
             raise JournalError(
                 f"journal {path} already exists",
                 hint=f"continue it with --resume {path}, or choose another file name",
-            )
-        try:
-            handle = open(path, "ab")  # noqa: SIM115 - closed by JournalWriter.close
+            ) from None
         except OSError as error:
             raise JournalError(f"cannot create journal {path}: {error.strerror or error}") from None
         writer = cls(path, handle, sync=sync)

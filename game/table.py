@@ -164,7 +164,6 @@ def start_game(game: Engine) -> None:
         "game_start",
         ruleset=rules.id,
         players=list(game.names),
-        seed=game.seed,
         options=dict(rules.options),
         launcher=game.launcher_name,
         deck=list(game.rules.deck_codes),

@@ -50,6 +50,7 @@ from game.moves import (
     PlayMove,
     UnoMove,
 )
+from game.observe import canonical
 from game.prompt import Menu, QuitRequested, ask, normalise, parse_yes_no
 from game.tui import (
     ARROWS,
@@ -368,7 +369,8 @@ class TablePlay:
         return f"{self.seats[seat].name}> "
 
     def _options(self, seat: int) -> list[Move]:
-        return self.game.legal_moves() + seat_moves(self.game, seat, self.game.table_moves())
+        own = list(canonical(self.game.legal_moves()))  # the order of what the seat may know
+        return own + seat_moves(self.game, seat, self.game.table_moves())
 
     def _label(self, move: Move) -> str:
         match move:

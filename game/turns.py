@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING, Any
 
-from game.cards import Card, Color
+from game.cards import Card, Color, sort_key
 from game.chance import shuffle
 from game.effects import skipped_step
 from game.errors import IllegalMove
@@ -204,7 +204,8 @@ def discard_color(game: Engine) -> None:
     card, actor = state.card, state.actor
     color = card.color if card is not None and card.color is not None else state.active_color
     hand = state.hands[actor]
-    dumped = [c for c in hand if c.color is color and color is not None]
+    # in card order: the hand's internal order would tell when each card was got
+    dumped = sorted((c for c in hand if c.color is color and color is not None), key=sort_key)
     if dumped:
         hand[:] = [c for c in hand if c.color is not color]
         state.discard[-1:-1] = dumped
@@ -374,7 +375,8 @@ def maybe_reload(game: Engine) -> None:
         del discard[:-1]
         shuffle(game.chance, cards)
         set_pile(game, cards)
-        game.emit("reload", cards=[c.code for c in cards])
+        # which cards went in is public (the discard pile); their shuffled order is secret
+        game.emit("reload", cards=[c.code for c in sorted(cards, key=sort_key)])
 
 
 def set_pile(game: Engine, cards: Sequence[Card]) -> None:

@@ -13,6 +13,11 @@ The rules (``docs/errors.md``, "Files"), each enforced here so every layer uses 
   read forever), at most a documented size, and a file that is not UTF-8 is an error that
   names the file, the line and the column.
 
+* a file that holds a **secret** (a journal: the game's seed; its ``.tokens``; an event log
+  with every hand) is readable by its owner only, mode 0600, from the moment it exists:
+  :func:`create_secret` creates one exclusively, ``atomic_path(..., secret=True)`` writes
+  one atomically (docs/index.md, "Secrets", lists those outputs).
+
 Every failure is a :class:`PathError` (a :class:`~hardware.errors.ConfigError`) with a hint.
 Append-only journals and calibration sessions keep their own rules (they refuse to
 start over an existing file and only ever append).
@@ -26,6 +31,7 @@ import tempfile
 from collections.abc import Iterable, Iterator
 from contextlib import contextmanager
 from pathlib import Path
+from typing import IO
 
 from hardware.errors import ConfigError, UnoAttackError
 
@@ -125,12 +131,40 @@ def _check_folder(target: Path, what: str) -> None:
 
 
 # -- writing ----------------------------------------------------------------------------------
+#: The permissions of a file that holds a secret: the owner reads and writes it, nobody else.
+SECRET_MODE = 0o600
+
+
+def create_secret(path: str | os.PathLike[str], *, reuse_empty: bool = False) -> IO[bytes]:
+    """Create ``path`` exclusively with mode 0600 and open it for appending (binary).
+
+    Never follows a symbolic link and never opens a file that is already there, so no
+    other user ever had a moment to open it. ``reuse_empty``: an existing *empty* regular
+    file (e.g. from ``mktemp``) is taken over instead, its mode set to 0600 first.
+    Raises :class:`OSError` as ``os.open`` does (``FileExistsError`` for a file there).
+    """
+    flags = os.O_WRONLY | os.O_APPEND | os.O_NOFOLLOW | os.O_CLOEXEC
+    try:
+        fd = os.open(path, flags | os.O_CREAT | os.O_EXCL, SECRET_MODE)
+    except FileExistsError:
+        if not reuse_empty:
+            raise
+        fd = os.open(path, flags)
+        info = os.fstat(fd)
+        if not stat.S_ISREG(info.st_mode) or info.st_size > 0:
+            os.close(fd)
+            raise
+        os.fchmod(fd, SECRET_MODE)
+    return os.fdopen(fd, "ab")
+
+
 @contextmanager
-def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
+def atomic_path(path: str | os.PathLike[str], *, secret: bool = False) -> Iterator[Path]:
     """A temporary path beside ``path`` (same extension) that becomes ``path`` on success.
 
     Write the whole output to the yielded path; when the block ends normally it is renamed
     over ``path`` in one step, and on any error (Ctrl-C included) it is removed.
+    ``secret``: the file is 0600 throughout, whatever the file it replaces allowed.
     """
     target = Path(path)
     handle, name = tempfile.mkstemp(
@@ -138,7 +172,8 @@ def atomic_path(path: str | os.PathLike[str]) -> Iterator[Path]:
     )
     os.close(handle)
     temporary = Path(name)
-    os.chmod(temporary, _mode_for(target))  # mkstemp's 0600 would hide the file from others
+    if not secret:  # mkstemp's 0600 would hide the file from others
+        os.chmod(temporary, _mode_for(target))
     try:
         yield temporary
         os.replace(temporary, target)

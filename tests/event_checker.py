@@ -23,6 +23,7 @@ class EventChecker:
         self.hands: list[list[str]] = []
         self.discard: list[str] = []
         self.launcher: deque[str] = deque()
+        self.reloaded: Counter[str] = Counter()  # cards a reload shuffled in (order secret)
         self.active: str | None = None
         self.scores: list[int] = []
         self.points: dict[Kind, int] = {}
@@ -49,11 +50,11 @@ class EventChecker:
 
     def check_count(self) -> None:
         held = sum(len(hand) for hand in self.hands)
-        total = held + len(self.discard) + len(self.launcher)
+        total = held + len(self.discard) + len(self.launcher) + self.reloaded.total()
         assert total == self.size, f"{total} cards on the table, the deck has {self.size}"
 
     def check_total(self) -> None:
-        everything = Counter(self.discard) + Counter(self.launcher)
+        everything = Counter(self.discard) + Counter(self.launcher) + self.reloaded
         for hand in self.hands:
             everything += Counter(hand)
         assert everything == self.deck, (
@@ -74,6 +75,7 @@ class EventChecker:
         self.hands = [list(h) for h in e["hands"]]
         self.discard = [e["starter"]]
         self.launcher = deque(e["loaded"])
+        self.reloaded = Counter()
         self.active = self._color(e["starter"])
         self.rounds += 1
         self.check_total()
@@ -99,6 +101,11 @@ class EventChecker:
 
     def on_hit(self, e: dict[str, Any]) -> None:
         cards = e["cards"]
+        if self.reloaded:  # after a reload the log keeps which cards, not their order
+            assert not Counter(cards) - self.reloaded, f"launcher yielded {cards} it did not hold"
+            self.reloaded -= Counter(cards)
+            self._took(e["player"], cards)
+            return
         front = (
             [self.launcher.popleft() for _ in range(len(cards))]
             if len(self.launcher) >= len(cards)
@@ -107,19 +114,22 @@ class EventChecker:
         assert front == cards, (
             f"launcher yielded {cards}, its hopper bottom was {list(self.launcher)[: len(cards)]}"
         )
-        self.hands[e["player"]] += cards
+        self._took(e["player"], cards)
+
+    def _took(self, seat: int, cards: list[str]) -> None:
+        self.hands[seat] += cards
         self.hits += 1
         self.cards_launched += len(cards)
         if cards:
-            self.last_drawn[e["player"]] = list(cards)
+            self.last_drawn[seat] = list(cards)
 
     def on_reload(self, e: dict[str, Any]) -> None:
-        assert not self.launcher, "reloaded a launcher that was not empty"
+        assert not self.launcher and not self.reloaded, "reloaded a launcher that was not empty"
         assert Counter(e["cards"]) == Counter(self.discard[:-1]), (
             "reload must take the discard pile minus its top"
         )
         self.discard = self.discard[-1:]
-        self.launcher.extend(e["cards"])
+        self.reloaded = Counter(e["cards"])
         self.check_total()
 
     def on_discard(self, e: dict[str, Any]) -> None:

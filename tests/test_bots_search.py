@@ -59,7 +59,7 @@ def test_search_decides_from_the_observation_only(seed: int) -> None:
 def test_a_sampled_world_keeps_my_hand_the_sizes_and_the_cards_in_play() -> None:
     game = midgame(4)
     world = determinize(game, 0, random.Random(1))
-    assert world.hands[0] == game.hands[0]
+    assert world.hand(0) == game.hand(0)  # the same cards (in canonical order)
     assert world.hand_sizes == game.hand_sizes and len(world.pile) == len(game.pile)
     hidden = [c.code for s in (1, 2) for c in game.hands[s]] + [c.code for c in game.pile]
     seen = [c.code for s in (1, 2) for c in world.hands[s]] + [c.code for c in world.pile]
@@ -187,8 +187,8 @@ def test_a_plain_wild_on_a_turn_shows_the_active_colour_is_lacking() -> None:
 
 def test_a_sampled_hand_keeps_a_lacked_colour_out_of_its_old_cards() -> None:
     from game.bots.inference import Belief
-    from game.bots.search import _deal
     from game.cards import parse_cards
+    from game.infostate import _deal
 
     hidden = parse_cards("R1 R2 R3 B1 B2 W G1 G2")
     hand = _deal(hidden, 3, Belief({"R", "W"}, fresh=1))

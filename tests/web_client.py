@@ -15,7 +15,7 @@ from game.web.app import create_app
 from game.web.settings import WebSettings, default_seats
 
 ORIGIN = "http://testserver"
-#: Seed 5, two people and two bots: the first round ends after 7 moves of the people.
+#: Seed 5, two people and two bots: the first round ends after 51 moves of the people.
 QUICK_SEED = 5
 
 

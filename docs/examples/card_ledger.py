@@ -26,6 +26,7 @@ class CardLedger:
         self.hands: list[list[str]] = [[] for _ in start["players"]]
         self.pile: list[str] = []
         self.launcher: deque[str] = deque()
+        self.shuffled = False  # after a reload the log names the cards, not their (secret) order
         self.dealt = False
         self.checked = 0
 
@@ -34,10 +35,15 @@ class CardLedger:
         if kind == "deal":
             self.hands = [list(hand) for hand in e["hands"]]
             self.pile, self.launcher = [e["starter"]], deque(e["loaded"])
-            self.dealt = True
+            self.dealt, self.shuffled = True, False
         elif kind == "play":
             self.hands[e["player"]].remove(e["card"])
             self.pile.append(e["card"])
+        elif kind == "hit" and self.shuffled:  # any of the reloaded cards may come out
+            for card in e["cards"]:
+                assert card in self.launcher, f"launcher shot {card}, which it did not hold"
+                self.launcher.remove(card)
+            self.hands[e["player"]] += e["cards"]
         elif kind == "hit":  # the launcher yields its bottom cards to the presser
             shot = [self.launcher.popleft() for _ in e["cards"]]
             assert shot == e["cards"], f"launcher shot {e['cards']}, its bottom cards were {shot}"
@@ -48,6 +54,7 @@ class CardLedger:
             )
             self.pile = self.pile[-1:]
             self.launcher.extend(e["cards"])
+            self.shuffled = True
         elif kind == "discard":  # Discard All: the other cards of its colour go under it
             for card in e["cards"]:
                 self.hands[e["player"]].remove(card)

@@ -1,4 +1,12 @@
-"""The bot base class and the two simplest bots: ``random`` and ``greedy``."""
+"""The bot base class and the two simplest bots: ``random`` and ``greedy``.
+
+A bot decides from what its seat may know: :meth:`Bot.choose` (the public call,
+``bot.choose(game, seat)``) hands :meth:`Bot.decide` the seat's
+:meth:`~game.engine.Game.observation` and nothing else, and :meth:`Bot.table_move`
+hands :meth:`Bot.react` the same. A bot that needs the hidden cards samples them
+(:meth:`~game.engine.Game.resample_from_infostate`, the search bot) instead of
+reading them.
+"""
 
 from __future__ import annotations
 
@@ -9,9 +17,11 @@ from typing import TYPE_CHECKING, ClassVar
 
 from game.cards import COLORS, Card, Color, Kind
 from game.moves import AcceptMove, ChallengeMove, Decision, Move, MoveKind, PlayMove
+from game.observe import Observation, seat_table_moves
 
 if TYPE_CHECKING:
     from game.engine import Game
+    from game.rulesets import Ruleset
 
 
 class Bot:
@@ -30,10 +40,20 @@ class Bot:
         return cls(seed)
 
     def choose(self, game: Game, seat: int) -> Move:
+        """The move ``seat`` makes now, decided from its observation only (:meth:`decide`)."""
+        return self.decide(game.observation(seat))
+
+    def decide(self, view: Observation) -> Move:
+        """One of ``view.moves`` (the seat is the decider)."""
         raise NotImplementedError
 
     def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
-        """Pick one of ``moves`` (this seat's out-of-turn moves) or None."""
+        """Pick one of ``moves`` (this seat's out-of-turn moves) or None, from the observation."""
+        own = seat_table_moves(game, seat, moves)
+        return self.react(game.observation(seat), list(own)) if own else None
+
+    def react(self, view: Observation, moves: list[Move]) -> Move | None:
+        """One of ``moves`` (the seat's out-of-turn moves, in canonical order) or None."""
         return None
 
 
@@ -42,13 +62,11 @@ class RandomBot(Bot):
 
     name = "random"
 
-    def choose(self, game: Game, seat: int) -> Move:
-        moves = game.legal_moves()
+    def decide(self, view: Observation) -> Move:
+        moves = view.moves
         return moves[self.rng.randrange(len(moves))]
 
-    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
-        if not moves:
-            return None
+    def react(self, view: Observation, moves: list[Move]) -> Move | None:
         pick = self.rng.randrange(len(moves) + 1)
         return moves[pick] if pick < len(moves) else None
 
@@ -61,54 +79,61 @@ class GreedyBot(Bot):
 
     name = "greedy"
 
-    def choose(self, game: Game, seat: int) -> Move:
-        moves = game.legal_moves()
-        pending = game.pending
+    def decide(self, view: Observation) -> Move:
+        moves = list(view.moves)
+        pending = view.decision
+        hand = list(view.cards)
         if pending is Decision.COLOR:
-            return Move.choose(favourite_color(game.hands[seat]))
+            return Move.choose(favourite_color(hand))
         if pending is Decision.TARGET:
-            return Move.aim(fewest_cards(game, seat))
+            return Move.aim(fewest_cards(view, view.seat))
         if pending is Decision.GIVE:
-            return Move.give(least_useful(game, game.hands[seat]))
+            return Move.give(least_useful(view, hand))
         if pending is Decision.CHALLENGE:
-            return self._challenge(game, seat, moves)
+            return self._challenge(view, moves)
         plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending is Decision.STACK:
             return plays[0] if plays else moves[-1]
         if pending is Decision.DRAWN:
             drawn = plays[0] if plays else None
-            keep = drawn is None or (drawn.card.is_wild and len(game.hands[seat]) > 2)
+            keep = drawn is None or (drawn.card.is_wild and len(hand) > 2)
             return moves[-1] if keep or drawn is None else drawn
         if not plays:
             return moves[-1]  # draw / pass
-        return max(plays, key=lambda m: self._value(game, seat, m.card))
+        return max(plays, key=lambda m: self._value(view, m.card))
 
-    def _value(self, game: Game, seat: int, card: Card) -> float:
-        hand = game.hands[seat]
+    def _value(self, view: Observation, card: Card) -> float:
+        hand, rules = view.cards, rules_of(view)
         if card.is_wild:
-            return -100.0 + game.ruleset.card_points(card) / 10
-        value = float(game.ruleset.card_points(card))
+            return -100.0 + rules.card_points(card) / 10
+        value = float(rules.card_points(card))
         value += sum(1 for c in hand if c.color is card.color) / 2
         if card.kind is Kind.TRADE_HANDS:
-            smallest = min(len(game.hands[s]) for s in game.seats_in_play if s != seat)
+            sizes = view.hand_sizes
+            smallest = min(sizes[s] for s in view.seats_in_play if s != view.seat)
             value = 60.0 if smallest < len(hand) - 1 else -50.0
         if card.kind is Kind.DISCARD_ALL:
             value += 10 * sum(1 for c in hand if c.color is card.color)
         return value
 
-    def _challenge(self, game: Game, seat: int, moves: list[Move]) -> Move:
+    def _challenge(self, view: Observation, moves: list[Move]) -> Move:
         stacks = [m for m in moves if m.kind is MoveKind.PLAY]
         if stacks:
             return stacks[0]
-        accused = len(game.hands[game.actor])
-        likely_guilty = 1 - 0.75**accused
+        likely_guilty = 1 - 0.75 ** view.hand_sizes[view.actor]
         return ChallengeMove() if likely_guilty > 1 / 3 else AcceptMove()
 
-    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
+    def react(self, view: Observation, moves: list[Move]) -> Move | None:
         for move in moves:
             if move.kind in (MoveKind.UNO, MoveKind.CATCH):
                 return move
         return moves[0] if moves else None
+
+
+def rules_of(view: Observation) -> Ruleset:
+    """The ruleset an observation was made under (every observation of a game carries it)."""
+    assert view.ruleset is not None, "an observation made by Game.observation has its ruleset"
+    return view.ruleset
 
 
 def favourite_color(hand: list[Card]) -> Color:
@@ -117,22 +142,23 @@ def favourite_color(hand: list[Card]) -> Color:
     return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
 
 
-def fewest_cards(game: Game, seat: int) -> int:
-    others = [s for s in game.seats_in_play if s != seat]
-    return min(others, key=lambda s: (len(game.hands[s]), s))
+def fewest_cards(view: Observation, seat: int) -> int:
+    others = [s for s in view.seats_in_play if s != seat]
+    return min(others, key=lambda s: (view.hand_sizes[s], s))
 
 
-def least_useful(game: Game, hand: list[Card]) -> Card:
+def least_useful(view: Observation, hand: Sequence[Card]) -> Card:
     """The card to give away: never a wild if avoidable, else the one worth most points."""
-    return min(hand, key=lambda c: (c.is_wild, -game.ruleset.card_points(c)))
+    rules = rules_of(view)
+    return min(hand, key=lambda c: (c.is_wild, -rules.card_points(c)))
 
 
 def seat_moves(game: Game, seat: int, moves: list[Move]) -> list[Move]:
-    """The table moves ``seat`` itself may make."""
-    return [m for m in moves if game.seat_of(m) == seat]
+    """The table moves ``seat`` itself may make, in canonical order (not the hand's order)."""
+    return list(seat_table_moves(game, seat, moves))
 
 
-def by_kind(moves: list[Move], kind: MoveKind) -> Move:
+def by_kind(moves: Sequence[Move], kind: MoveKind) -> Move:
     """The first of ``moves`` of ``kind`` (the legal moves always hold the bare ones asked for)."""
     return next(m for m in moves if m.kind is kind)
 

@@ -17,7 +17,7 @@ from game.errors import RulesetError
 from game.moves import Decision, Move, MoveKind
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.observe import Observation
 
 
 class CasualBot(RuleBot):
@@ -57,26 +57,26 @@ class CasualBot(RuleBot):
     def from_params(cls, seed: int | None, params: Mapping[str, float]) -> CasualBot:
         return cls(seed, **params)
 
-    def choose(self, game: Game, seat: int) -> Move:
-        if game.pending is Decision.TURN:
-            moves = game.legal_moves()
+    def decide(self, view: Observation) -> Move:
+        if view.decision is Decision.TURN:
+            moves = view.moves
             if len(moves) > 1 and self.rng.random() < self.miss_play:
                 return next(m for m in moves if m.kind is MoveKind.DRAW)
-        return super().choose(game, seat)
+        return super().decide(view)
 
-    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
-        move = super().table_move(game, seat, moves)
+    def react(self, view: Observation, moves: list[Move]) -> Move | None:
+        move = super().react(view, moves)
         if move is None:
             return None
-        if move.kind is MoveKind.UNO and self._slips(game, move.kind, self.forget_uno):
+        if move.kind is MoveKind.UNO and self._slips(view, move.kind, self.forget_uno):
             return None
-        if move.kind is MoveKind.CATCH and self._slips(game, move.kind, self.miss_catch):
+        if move.kind is MoveKind.CATCH and self._slips(view, move.kind, self.miss_catch):
             return None
         return move
 
-    def _slips(self, game: Game, kind: MoveKind, chance: float) -> bool:
+    def _slips(self, view: Observation, kind: MoveKind, chance: float) -> bool:
         """Roll once per kind and turn; later offers in the same turn get the same answer."""
-        key = (kind, game.round_number, game.total_turns)
+        key = (kind, view.round_number, view.total_turns)
         if key not in self._rolled:
             if len(self._rolled) > 64:
                 self._rolled.clear()

@@ -19,14 +19,15 @@ last, colour you hold most), and better at the things UNO Attack rewards:
 from __future__ import annotations
 
 from collections import Counter
+from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from game.bots.base import Bot, by_kind, favourite_color
+from game.bots.base import Bot, by_kind, favourite_color, rules_of
 from game.cards import Card, Kind
 from game.moves import Decision, Move, MoveKind, PlayMove
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.observe import Observation
 
 #: Cards whose effect strikes the next player (hits, draws, skips).
 NEXT_ATTACKS = frozenset(
@@ -48,11 +49,11 @@ AIMED_WILDS = frozenset({Kind.WILD_ATTACK_ATTACK, Kind.WILD_ALL_HIT, Kind.WILD_C
 THREAT = 2
 
 
-def leader(game: Game, seat: int) -> int:
+def leader(view: Observation, seat: int) -> int:
     """The opponent closest to winning: fewest cards, then highest score, then nearest seat."""
-    others = [s for s in game.seats_in_play if s != seat]
-    n = game.num_players
-    return min(others, key=lambda s: (len(game.hands[s]), -game.scores[s], (s - seat) % n))
+    others = [s for s in view.seats_in_play if s != seat]
+    n, sizes, scores = view.num_players, view.hand_sizes, view.scores
+    return min(others, key=lambda s: (sizes[s], -scores[s], (s - seat) % n))
 
 
 class RuleBot(Bot):
@@ -60,65 +61,65 @@ class RuleBot(Bot):
 
     name = "rule"
 
-    def choose(self, game: Game, seat: int) -> Move:
-        moves = game.legal_moves()
+    def decide(self, view: Observation) -> Move:
+        moves = view.moves
         if len(moves) == 1:
             return moves[0]
-        pending = game.pending
-        hand = game.hands[seat]
+        pending = view.decision
+        hand = view.cards
         if pending is Decision.COLOR:
-            return Move.choose(favourite_color(hand))
+            return Move.choose(favourite_color(list(hand)))
         if pending is Decision.TARGET:
-            return Move.aim(leader(game, seat))
+            return Move.aim(leader(view, view.seat))
         if pending is Decision.GIVE:
             return Move.give(self._give_away(hand))
         plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending in (Decision.STACK, Decision.CHALLENGE):
-            return self._answer_attack(game, plays, moves)
-        return self._turn(game, seat, plays, moves)
+            return self._answer_attack(view, plays, moves)
+        return self._turn(view, plays, moves)
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
-    def _turn(self, game: Game, seat: int, plays: list[PlayMove], moves: list[Move]) -> Move:
+    def _turn(self, view: Observation, plays: list[PlayMove], moves: Sequence[Move]) -> Move:
         fallback = next((m for m in moves if m.kind is not MoveKind.PLAY), None)
         if not plays:
             return moves[-1] if fallback is None else fallback
         if fallback is None:
-            return max(plays, key=lambda m: self.value(game, seat, m.card))
-        hand = game.hands[seat]
-        if len(hand) == 1:
+            return max(plays, key=lambda m: self.value(view, m.card))
+        if len(view.cards) == 1:
             return plays[0]  # going out
-        best = max(plays, key=lambda m: self.value(game, seat, m.card))
+        best = max(plays, key=lambda m: self.value(view, m.card))
         card = best.card
-        if game.pending is Decision.DRAWN:
-            return fallback if self._bad_trade(game, seat, card) else best
-        extra = game.pending is Decision.PLAY_AGAIN
-        if card.is_wild and extra and not self._urgent(game, seat, card):
+        if view.decision is Decision.DRAWN:
+            return fallback if self._bad_trade(view, card) else best
+        extra = view.decision is Decision.PLAY_AGAIN
+        if card.is_wild and extra and not self._urgent(view, card):
             return fallback  # a free extra play is not worth a wild
-        if card.kind is Kind.TRADE_HANDS and self._bad_trade(game, seat, card):
+        if card.kind is Kind.TRADE_HANDS and self._bad_trade(view, card):
             return fallback
         return best
 
-    def value(self, game: Game, seat: int, card: Card) -> float:
+    def value(self, view: Observation, card: Card) -> float:
         """How much playing ``card`` now is worth (higher is better)."""
         if card.is_wild:
-            return 60.0 if self._urgent(game, seat, card) else -50.0 + self._wild_order(card)
-        hand = game.hands[seat]
-        same = sum(1 for c in hand if c.color is card.color) - 1
-        value = 2.0 * same + game.ruleset.card_points(card) / 10
-        if card.kind in NEXT_ATTACKS or (card.kind is Kind.REVERSE and game.players_in == 2):
-            value += _pressure(len(game.hands[game.next_seat(seat)]))
+            return 60.0 if self._urgent(view, card) else -50.0 + self._wild_order(card)
+        seat, sizes = view.seat, view.hand_sizes
+        same = sum(1 for c in view.cards if c.color is card.color) - 1
+        value = 2.0 * same + rules_of(view).card_points(card) / 10
+        two = len(view.seats_in_play) == 2
+        if card.kind in NEXT_ATTACKS or (card.kind is Kind.REVERSE and two):
+            value += _pressure(sizes[view.next_seat(seat)])
         if card.kind is Kind.DISCARD_ALL:
             value += 3.0 * same
         if card.kind is Kind.TRADE_HANDS:
-            value += 40.0 if not self._bad_trade(game, seat, card) else -60.0
+            value += 40.0 if not self._bad_trade(view, card) else -60.0
         return value
 
-    def _urgent(self, game: Game, seat: int, card: Card) -> bool:
+    def _urgent(self, view: Observation, card: Card) -> bool:
         """Is this attack wild worth spending now, on a player about to go out?"""
         if card.kind in AIMED_WILDS:
-            return len(game.hands[leader(game, seat)]) <= THREAT
+            return view.hand_sizes[leader(view, view.seat)] <= THREAT
         if card.kind in NEXT_ATTACKS:
-            return len(game.hands[game.next_seat(seat)]) <= THREAT
+            return view.hand_sizes[view.next_seat(view.seat)] <= THREAT
         return False
 
     @staticmethod
@@ -129,22 +130,24 @@ class RuleBot(Bot):
         return 1.0 if card.kind in NEXT_ATTACKS else 2.0
 
     @staticmethod
-    def _bad_trade(game: Game, seat: int, card: Card) -> bool:
+    def _bad_trade(view: Observation, card: Card) -> bool:
         if card.kind is not Kind.TRADE_HANDS:
             return False
-        after = len(game.hands[seat]) - 1
-        return len(game.hands[leader(game, seat)]) >= after
+        after = len(view.cards) - 1
+        return view.hand_sizes[leader(view, view.seat)] >= after
 
     # -- answering a hit, a draw, a Wild Draw ------------------------------------------
-    def _answer_attack(self, game: Game, plays: list[PlayMove], moves: list[Move]) -> Move:
+    def _answer_attack(
+        self, view: Observation, plays: list[PlayMove], moves: Sequence[Move]
+    ) -> Move:
         if plays:  # pass the stack on; spend the cheapest card
             return min(plays, key=lambda m: (m.card.is_wild, m.card.code))
-        if game.pending is Decision.STACK:
+        if view.decision is Decision.STACK:
             return by_kind(moves, MoveKind.TAKE)
-        return by_kind(moves, MoveKind.CHALLENGE if challenge_pays(game) else MoveKind.ACCEPT)
+        return by_kind(moves, MoveKind.CHALLENGE if challenge_pays(view) else MoveKind.ACCEPT)
 
     @staticmethod
-    def _give_away(hand: list[Card]) -> Card:
+    def _give_away(hand: Sequence[Card]) -> Card:
         """Give the card that helps least: no wild, no attack, the colour held least."""
         counts = Counter(c.color for c in hand)
         return min(
@@ -153,7 +156,7 @@ class RuleBot(Bot):
         )
 
     # -- out of turn ----------------------------------------------------------------------
-    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
+    def react(self, view: Observation, moves: list[Move]) -> Move | None:
         """Call UNO, catch a missed UNO, jump in with an identical card."""
         for kind in (MoveKind.UNO, MoveKind.CATCH, MoveKind.PLAY):
             for move in moves:
@@ -169,12 +172,12 @@ def _pressure(next_size: int) -> float:
     return 4.0 if next_size <= 4 else 0.0
 
 
-def challenge_pays(game: Game) -> bool:
+def challenge_pays(view: Observation) -> bool:
     """Challenge a Wild Draw when the accused probably held a card of the old colour.
 
     With ``n`` cards left, the chance the accused held none of one colour is about
     0.75**n; a failed challenge costs two presses more than accepting (rules.md
     3.2), a won one saves all four, so challenge when the guilt chance is above 1/3.
     """
-    accused = len(game.hands[game.actor])
+    accused = view.hand_sizes[view.actor]
     return 1 - 0.75**accused > 1 / 3

@@ -2,11 +2,13 @@
 
 At each decision with a real choice it runs *sweeps*; a sweep is:
 
-1. **Determinize**: deal the cards it cannot see — the other hands and the
-   draw pile / launcher hopper — at random from their union, keeping every
-   hand's size (the union, sorted, depends only on what the seat has seen:
-   all cards minus its hand minus the discard pile). The copy's chance source
-   is replaced too, so a reload's shuffle is not the real one.
+1. **Determinize**: :meth:`~game.engine.Game.resample_from_infostate` deals the
+   cards it cannot see — the other hands and the draw pile / launcher hopper —
+   at random from the cards it has not seen, keeping every hand's size and the
+   cards it knows another seat holds (:mod:`game.infostate`); its beliefs about
+   the colours a seat lacks (:mod:`game.bots.inference`) bias the deal. The
+   sample depends only on the seat's observation, never on the true cards, and
+   its chance source is new, so a reload's shuffle is not the real one.
 2. **Roll out** some legal moves in that same world (common random numbers:
    same world, same rule-bot seeds, same launcher presses): make the move,
    then let rule bots play every seat for ``depth`` decisions (or to the end
@@ -31,15 +33,14 @@ from __future__ import annotations
 import math
 import random
 import time
-from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from game.bots.base import offer_table_moves
 from game.bots.inference import Belief, hand_constraints
 from game.bots.rule import RuleBot
-from game.cards import Card
 from game.errors import RulesetError
+from game.infostate import InfoStateSampler
 from game.moves import Decision, Move, fired
 from launcher.profiles import DEFAULT_PROFILE, IIDProfile, Profile, load_profile
 
@@ -97,21 +98,23 @@ class SearchBot(RuleBot):
         )
 
     def choose(self, game: Game, seat: int) -> Move:
-        moves = game.legal_moves()
-        if len(moves) == 1 or game.pending is Decision.CHALLENGE:
-            return super().choose(game, seat)
-        default = moves.index(super().choose(game, seat))
+        """Search worlds sampled from ``seat``'s observation; the game itself is never read."""
+        view = game.observation(seat)
+        moves = view.moves
+        if len(moves) == 1 or view.decision is Decision.CHALLENGE:
+            return self.decide(view)
+        default = moves.index(self.decide(view))
         kept, rows = self.halving(game, seat, default)
         return moves[kept[pick(rows, kept.index(default), self.margin)]]
 
     def evaluate(self, game: Game, seat: int) -> list[float]:
-        """The total rollout score of each of ``game.legal_moves()``, in order."""
+        """The total rollout score of each of the seat's legal moves (observation order)."""
         sweeps = self.sweeps(game, seat)
         return [sum(column) for column in zip(*sweeps, strict=True)]
 
     def sweeps(self, game: Game, seat: int) -> list[list[float]]:
         """Per sweep (one sampled world), the rollout score of each legal move, in order."""
-        moves = game.legal_moves()
+        moves = game.observation(seat).moves
         count = max(1, self.iterations // len(moves))
         return self._sweep(game, seat, list(range(len(moves))), count, self._deadline())
 
@@ -122,7 +125,7 @@ class SearchBot(RuleBot):
         ``default`` and the ``keep`` best others by mean then share the other half.
         Returns the kept move indices and, per sweep, their scores (both phases).
         """
-        moves = game.legal_moves()
+        moves = game.observation(seat).moves
         deadline = self._deadline()
         everyone = list(range(len(moves)))
         first = max(2, self.iterations // (2 * len(moves)))
@@ -143,16 +146,17 @@ class SearchBot(RuleBot):
         self, game: Game, seat: int, chosen: list[int], count: int, deadline: float | None
     ) -> list[list[float]]:
         """``count`` sampled worlds; in each, the rollout score of each ``chosen`` move."""
-        moves = game.legal_moves()
+        view = game.observation(seat)
+        moves = view.moves
         rows: list[list[float]] = []
         models = press_models(game)
-        beliefs = hand_constraints(game.observation(seat).history, game.num_players)
-        base = _bare_copy(game)
+        beliefs = hand_constraints(view.history, game.num_players)
+        sampler = InfoStateSampler(game, seat)
         for _ in range(count):
             if deadline is not None and rows and self.clock() >= deadline:
                 break
             world_seed = self.rng.getrandbits(64)
-            world = determinize(base, seat, random.Random(world_seed), beliefs)
+            world = sampler.sample(random.Random(world_seed), prefer=beliefs, history=False)
             rows.append(
                 [
                     self._rollout(world.copy(), moves[i], seat, world_seed, models(world_seed))
@@ -221,69 +225,15 @@ def _closeness(sim: Game, seat: int) -> float:
     return 1.0 / (1.0 + math.exp(-z))
 
 
-def _deal(hidden: list[Card], size: int, belief: Belief) -> list[Card]:
-    """Take ``size`` cards from ``hidden``: those a belief rules out only for its fresh cards."""
-    bound = max(0, size - belief.fresh)
-    hand: list[Card] = []
-    if belief.lacks and bound:
-        for card in hidden:
-            if len(hand) == bound:
-                break
-            if belief.allows(card):
-                hand.append(card)
-        for card in hand:
-            hidden.remove(card)
-    rest = size - len(hand)
-    hand += hidden[:rest]
-    del hidden[:rest]
-    return hand
-
-
 def determinize(
     game: Game, seat: int, rng: random.Random, beliefs: list[Belief] | None = None
 ) -> Game:
-    """A copy of ``game`` whose cards hidden from ``seat`` are dealt again at random.
+    """A world ``seat`` cannot tell from ``game``: its hidden cards dealt again by ``rng``.
 
-    The other hands keep their sizes, the pile its length; only the multiset of
-    hidden cards (known to ``seat``) is used, sorted before shuffling, so two
-    games that look the same from ``seat`` give the same worlds.
+    :meth:`~game.engine.Game.resample_from_infostate` with the search bot's beliefs
+    (``beliefs``) biasing the deal and no event log (rollouts do not read it).
     """
-    beliefs = beliefs or [Belief() for _ in range(game.num_players)]
-    world = game.copy()
-    world.events = []
-    world._stack_of_states = []
-    others = [s for s in range(world.num_players) if s != seat]
-    hidden = [c for s in others for c in world.hands[s]] + list(world.pile)
-    hidden.sort(key=lambda c: c.code)
-    rng.shuffle(hidden)
-    for s in sorted(others, key=lambda s: -len(beliefs[s].lacks)):
-        world.hands[s] = _deal(hidden, len(world.hands[s]), beliefs[s])
-    world.pile = deque(hidden)
-    world._chance = _FastCopyRandom(rng.getrandbits(64))
-    return world
-
-
-def _bare_copy(game: Game) -> Game:
-    """A copy with no events and a cheap chance source, made once per sweep.
-
-    Copying the real game deep-copies its ``random.Random`` (625 words of state)
-    and its event list; every world is dealt from this copy instead (its chance
-    source is replaced per world anyway), which saves about a sixth of a decision.
-    """
-    base = game.copy()
-    base.events = []
-    base._stack_of_states = []
-    base._chance = _FastCopyRandom(0)
-    return base
-
-
-class _FastCopyRandom(random.Random):
-    """A chance source whose deepcopy (done by every ``Game.copy``) is one C-level state copy."""
-
-    def __deepcopy__(self, memo: dict[int, object]) -> _FastCopyRandom:
-        twin = _FastCopyRandom(0)
-        twin.setstate(self.getstate())
-        return twin
+    return InfoStateSampler(game, seat).sample(rng, prefer=beliefs, history=False)
 
 
 def press_models(game: Game) -> PressModels:

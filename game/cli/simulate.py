@@ -142,7 +142,7 @@ def run(args: argparse.Namespace) -> int:
     with ExitStack() as stack:
         log = None
         if args.log:
-            temporary = stack.enter_context(atomic_path(args.log))
+            temporary = stack.enter_context(atomic_path(args.log, secret=True))  # every hand
             log = stack.enter_context(temporary.open("w", encoding="utf-8"))
         summary = _play(config, args.workers, log)
     print(json.dumps(summary) if args.json else format_summary(summary))

@@ -3,9 +3,10 @@
 Nothing here trusts a page. A seat's view holds its own hand and, when it decides, its
 legal moves; every other screen gets only what everyone at a real table sees: the top
 card, the colour, the direction, whose turn it is, hand sizes, scores and the launcher's
-presses. Events are cut down per viewer by :func:`public_event` (built on
-:func:`game.observe.redact`, plus the fields ``redact`` leaves: the reloaded launcher's
-card order and the hand a challenge shows to the challenger only).
+presses. Events are cut down per viewer by :func:`public_event`: exactly what
+:func:`game.observe.redact` leaves that viewer (no seed, no random order, no card it was
+not shown), made shorter for the page. Lists a phone gets (its hand, its moves) are in a
+canonical order, never the engine's internal one.
 
 Every move is sent with a label in words ("Red 7", "Wild Hit 4", "Choose blue"), so colour
 is never the only signal on the page.
@@ -30,14 +31,14 @@ from game.moves import (
     PassMove,
     PlayMove,
 )
-from game.observe import redact
+from game.observe import NOBODY as NOBODY  # the table screen's viewer seat (re-exported)
+from game.observe import canonical, redact
 
 if TYPE_CHECKING:
     from game.engine import Game
 
 COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 ARROWS = {1: "clockwise ↻", -1: "anticlockwise ↺"}
-NOBODY = -1  #: the viewer seat of the public table screen
 
 
 def card_text(code: str) -> str:
@@ -64,12 +65,8 @@ def public_event(event: dict[str, Any], seat: int) -> dict[str, Any]:
     kind = shown["type"]
     if kind == "reload":
         return {"type": "reload", "count": len(shown["cards"])}
-    if kind == "challenge" and seat not in (shown["player"], shown["accused"]):
-        return {k: v for k, v in shown.items() if k != "hand"}
-    if kind == "hit" and shown.get("player") != seat:
-        return {k: v for k, v in shown.items() if k != "cards"}
-    if kind == "game_start":
-        return {k: v for k, v in shown.items() if k not in ("deck", "custom_file", "launcher")}
+    if kind == "game_start":  # what a page needs of the header
+        return {k: v for k, v in shown.items() if k not in ("deck", "custom_file")}
     return shown
 
 
@@ -121,7 +118,7 @@ def seat_options(game: Game, seat: int) -> list[Move]:
     """The moves ``seat`` may make now: its decision's moves and its out-of-turn moves."""
     if game.pending is Decision.PRESS or game.is_round_over():
         return []
-    own = game.legal_moves() if game.decider == seat else []
+    own = list(canonical(game.legal_moves())) if game.decider == seat else []
     return own + seat_moves(game, seat, game.table_moves())
 
 

@@ -137,6 +137,7 @@ class GameReplay(Replay):
         table.hands = [list(hand) for hand in deal["hands"]]
         table.pile = [deal["starter"]]
         table.hopper = list(deal["loaded"])
+        table.shuffled = False
         table.direction = 1
         table.active_color = parse(deal["starter"]).color
         self.out, self.called, self.catchable = None, set(), set()

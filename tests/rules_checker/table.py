@@ -25,6 +25,8 @@ class Table:
     hopper: list[str] = field(default_factory=list)  # launcher / draw pile, next card first
     direction: int = 1
     active_color: str | None = None
+    #: True after a reload: the log names the cards shuffled in, not their (secret) order
+    shuffled: bool = False
 
     @property
     def top(self) -> Card:
@@ -55,12 +57,24 @@ class Table:
 
     def press(self, seat: int, cards: list[str]) -> None:
         """A launcher press / draw: the cards leave the hopper from its bottom (2.3)."""
+        if self.shuffled:
+            self._press_shuffled(seat, cards)
+            return
         if self.hopper[: len(cards)] != cards:
             raise Violation(
                 f"P{seat} receives {cards} but the next cards out are "
                 f"{self.hopper[: len(cards) + 2]}"
             )
         del self.hopper[: len(cards)]
+        self.hands[seat].extend(cards)
+
+    def _press_shuffled(self, seat: int, cards: list[str]) -> None:
+        """A press after a reload: the cards must be in the hopper (their order is secret)."""
+        missing = Counter(cards) - Counter(self.hopper)
+        if missing:
+            raise Violation(f"P{seat} receives {cards} but the hopper holds no {sorted(missing)}")
+        for card in cards:
+            self.hopper.remove(card)
         self.hands[seat].extend(cards)
 
     def reload(self, cards: list[str]) -> None:
@@ -72,6 +86,7 @@ class Table:
             )
         self.pile = self.pile[-1:]
         self.hopper.extend(cards)
+        self.shuffled = True
 
     def all_cards(self) -> Counter[str]:
         total: Counter[str] = Counter(self.pile) + Counter(self.hopper)
