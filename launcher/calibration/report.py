@@ -67,6 +67,7 @@ def fit_json(report: FitReport) -> dict[str, Any]:
         ],
         "structure": report.structure,
         "profile": profile_to_dict(report.profile),
+        "profile_mean": _number(report.profile_mean),
         "not_computed": missing_statistics(report.presses),
         "notes": report.notes,
     }
