@@ -25,7 +25,8 @@ from launcher.calibration.models import count_models
 from launcher.calibration.session import Press, Session, SessionHeader
 from launcher.profiles import IIDProfile, load_profile, preset_names
 
-ISSUE_COUNTS = [int(c) for c in "0 3 1 0 2 0 0 5 1 2 0 1 0 4 2 0 0 1 3 0 2 1 0 0 6 1 2 0 0 1 3 0 1 0 2 0 0 1 4 2".split()]
+ISSUE = "0 3 1 0 2 0 0 5 1 2 0 1 0 4 2 0 0 1 3 0 2 1 0 0 6 1 2 0 0 1 3 0 1 0 2 0 0 1 4 2"
+ISSUE_COUNTS = [int(c) for c in ISSUE.split()]
 HOPPER = 90
 SLACK = 1e-9
 
@@ -44,7 +45,7 @@ def _session(counts: list[int], loaded: int = HOPPER) -> Session:
 
 
 def _falls_past_its_mode(pmf: np.ndarray) -> bool:
-    """Non-increasing from the mode of the counts >= 1 on (a zero-inflated law may lift P(0) only)."""
+    """Non-increasing from the mode of the counts >= 1 on (zero inflation lifts P(0) only)."""
     mode = 1 + int(np.argmax(pmf[1:])) if len(pmf) > 1 else 0
     return bool(np.all(np.diff(pmf[mode:]) <= SLACK))
 

@@ -323,6 +323,7 @@ def run_fit(args: argparse.Namespace) -> int:
                 est.high,
                 analyse(report.profile).probabilities,
                 target_label=f"fitted {report.profile.kind} profile",
+                tail_high=est.tail_high,
             ),
         )
         print(f"plot written to {args.plot}")
@@ -376,10 +377,10 @@ def run_compare(args: argparse.Namespace) -> int:
 def _plot_comparison(path: str, result: Comparison) -> None:
     """A's bars (with simultaneous intervals when A is a session) against B's diamonds."""
     width = max(len(result.a.cells), len(result.b.cells))
-    low = high = None
+    low = high = tail_high = None
     if result.a.is_session:
         est = estimate(np.repeat(np.arange(len(result.a.cells)), result.a.cells.astype(np.int64)))
-        low, high = est.low, est.high
+        low, high, tail_high = est.low, est.high, est.tail_high
     plot_distribution(
         path,
         f"{result.a.label} vs {result.b.label}",
@@ -389,6 +390,7 @@ def _plot_comparison(path: str, result: Comparison) -> None:
         result.b.distribution(width),
         label=result.a.label,
         target_label=result.b.label,
+        tail_high=tail_high,
     )
 
 

@@ -118,7 +118,9 @@ def _starts(name: str, data: IntArray) -> list[list[float]]:
     spread = float(data.var())
     size = mean**2 / (spread - mean) if spread > mean * 1.01 else 1e3
     zeros = float(np.mean(data == 0))
-    inflation = float(np.clip((zeros - math.exp(-mean)) / max(1 - math.exp(-mean), 1e-9), 0.01, 0.95))
+    inflation = float(
+        np.clip((zeros - math.exp(-mean)) / max(1 - math.exp(-mean), 1e-9), 0.01, 0.95)
+    )
     logit = math.log(inflation / (1 - inflation))
     positive = math.log(mean / (1 - inflation))
     plain = {1: [math.log(mean)], 2: [0.0, math.log(mean)], 3: [0.0, 0.0, math.log(mean)]}
