@@ -12,7 +12,7 @@ import pexpect
 import pytest
 
 from game.cli import main
-from launcher.calibration.session import read_session
+from launcher.calibration.session import Press, SessionHeader, SessionWriter, read_session
 from launcher.profiles import load_profile
 
 ROOT = Path(__file__).resolve().parent.parent
@@ -67,7 +67,7 @@ def test_record_then_fit_writes_a_profile_the_simulator_can_use(
     )
     out = capsys.readouterr().out
     assert "presses are NOT independent" in out and "<- chosen" in out
-    assert "Clopper-Pearson (tie-breaks seeded by the counts) at a simultaneous level" in out
+    assert "(randomized Clopper-Pearson, simultaneous; joint coverage 95-97 %)" in out
     assert load_profile(out_profile).kind == "pattern"
     assert main(["profile", "show", str(out_profile)]) == 0
     assert (tmp_path / "f.png").stat().st_size > 1000
@@ -104,9 +104,9 @@ def test_compare_gives_a_plain_verdict(tmp_path: Path, capsys: pytest.CaptureFix
 
 def test_plan_answers_with_a_number_of_presses(capsys: pytest.CaptureFixture[str]) -> None:
     assert main(["calibrate", "plan", "--precision", "0.05", "--profile", "web-game"]) == 0
-    guess = int(capsys.readouterr().out.split()[0])
+    guess = int(capsys.readouterr().out.split()[3])  # "Press the launcher N times"
     assert main(["calibrate", "plan", "--precision", "0.05"]) == 0
-    worst = int(capsys.readouterr().out.split()[0])
+    worst = int(capsys.readouterr().out.split()[3])
     assert 300 < guess <= worst < 2000
     assert main(["calibrate", "plan", "--precision", "2"]) == 2
     assert "--precision 2.0: expected a number between 0 and 0.5" in capsys.readouterr().err
@@ -270,7 +270,7 @@ def test_fit_names_its_interval_method_and_takes_mid_p_ties(
     assert shown == [row["count"] for row in mid_p["distribution"]]
     assert randomized["distribution"] != mid_p["distribution"]  # same counts, other bounds
     assert main(["calibrate", "fit", str(session)]) == 0
-    assert "intervals (randomized Clopper-Pearson (tie-breaks" in capsys.readouterr().out
+    assert "intervals (randomized Clopper-Pearson, simultaneous; joint" in capsys.readouterr().out
 
 
 def test_plan_says_what_it_promises_and_warns_when_it_is_absurd(
@@ -281,9 +281,9 @@ def test_plan_says_what_it_promises_and_warns_when_it_is_absurd(
     assert "half-width (high - low) / 2 of at most 0.05 in at least 95 % of sessions" in out
     assert main(["calibrate", "plan", "--precision", "0.0001"]) == 0
     out = capsys.readouterr().out
-    assert "warning:" in out and "days" in out and "minutes" not in out.split("\n")[1]
+    assert "warning:" in out and "days" in out and "minutes" not in out.split("\n")[0]
     assert main(["calibrate", "plan", "--precision", "0.4"]) == 0
-    assert "that is about 1 minute;" in capsys.readouterr().out  # was "about 1 minutes"
+    assert "(about 1 minute at one press" in capsys.readouterr().out  # was "about 1 minutes"
 
 
 def test_plan_for_a_launcher_that_never_fires(
@@ -360,3 +360,42 @@ def test_a_verdict_never_contradicts_its_number(
     verdict = capsys.readouterr().out.strip().splitlines()[-1]
     number, sign = re.search(r"p = ([0-9.e-]+) (<|>=) 0.05", verdict).groups()  # type: ignore[union-attr]
     assert (float(number) < 0.05) == (sign == "<") == verdict.startswith("DIFFERENT")
+
+
+# -- issue 28: every report opens in plain words ------------------------------------------------
+def _write_counts(path: Path, counts: list[int]) -> None:
+    """A session as ``calibrate record --manual`` writes it (90 cards, topped up below 10)."""
+    with SessionWriter.create(path, SessionHeader("manual", 90, 10, len(counts), manual=True)) as w:
+        loaded, since = 90, 0
+        for n, count in enumerate(counts, start=1):
+            if loaded < 10:
+                loaded, since = 90, 0
+            since += 1
+            w.append(Press(n, count, loaded, since))
+            loaded -= count
+
+
+def test_fit_compare_and_plan_open_with_plain_sentences(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    session = tmp_path / "s.jsonl"
+    counts = "0 3 1 0 2 0 0 5 1 2 0 1 0 4 2 0 0 1 3 0 2 1 0 0 6 1 2 0 0 1 3 0 1 0 2 0 0 1 4 2"
+    _write_counts(session, [int(c) for c in counts.split()])
+    assert main(["calibrate", "fit", str(session)]) == 0
+    first = capsys.readouterr().out.splitlines()[:4]
+    assert first[0].startswith(
+        "Your launcher shoots nothing on about 43 % of presses (between 23 % and 64 %), "
+        "on average 1.3 cards per press (between 0.8 and 1.9); the most in one press was 6."
+    )
+    assert first[1].startswith("Each press looks independent") and "40 presses" in first[2]
+    assert first[3] == ""
+    assert main(["calibrate", "compare", str(session), "irc-bot"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert (
+        lines[1].startswith("A and B behave differently") and "B shoots nothing on 9 %" in lines[2]
+    )
+    assert main(["calibrate", "plan", "--precision", "0.05"]) == 0
+    lines = capsys.readouterr().out.splitlines()
+    assert lines[0].startswith("Press the launcher 903 times (about 75 minutes")
+    assert lines[3].startswith("In detail: 903 presses;")
+    assert _fit_json(capsys, session)["summary"][0].startswith("Your launcher shoots nothing")

@@ -28,6 +28,7 @@ from launcher.calibration.intervals import (
     estimate,
     presses_needed,
 )
+from launcher.calibration.plain import compare_summary, fit_summary, plan_summary
 from launcher.calibration.plot import plot_distribution
 from launcher.calibration.record import ManualLauncher, Recorder
 from launcher.calibration.report import compare_json, fit_json, plan_json
@@ -246,6 +247,8 @@ def _check_lines(report: FitReport) -> list[str]:
 def _fit_lines(report: FitReport) -> list[str]:
     est = report.estimate
     lines = [
+        *fit_summary(report),
+        "",
         f"{report.presses} presses from {', '.join(report.data.labels)}",
         "",
         f"P(count = k) with simultaneous 95 % intervals ({est.method}):",
@@ -396,7 +399,12 @@ def _plot_comparison(path: str, result: Comparison) -> None:
 
 def _compare_lines(result: Comparison) -> list[str]:
     width = max(len(result.a.cells), len(result.b.cells))
-    lines = [f"A = {result.a.label}   B = {result.b.label}   (bars = A, {TARGET} = B)"]
+    lines = [
+        f"A = {result.a.label}   B = {result.b.label}",
+        *compare_summary(result),
+        "",
+        f"(bars = A, {TARGET} = B)",
+    ]
     lines += histogram(
         range(width),
         result.a.distribution(width),
@@ -457,17 +465,16 @@ def run_plan(args: argparse.Namespace) -> int:
         cells, needed = args.counts, presses_needed(args.precision, None, cells=args.counts)
         basis = f"for any launcher whose counts stay within 0-{args.counts - 1}"
         runs = "every session"
+    guess = profile.name if args.profile else None
+    summary = plan_summary(needed, args.precision, _duration(needed * 5), guess)
     if args.json:
-        print(json.dumps(plan_json(args.precision, needed, cells, basis, runs), indent=2))
+        print(json.dumps(plan_json(args.precision, needed, cells, basis, runs, summary), indent=2))
         return 0
+    print("\n".join(summary))
     print(
-        f"{needed} presses: {basis}, the simultaneous 95 % interval of every P(count = k) "
-        f"that `calibrate fit` prints, and its bound for counts never seen, will have a "
-        f"half-width (high - low) / 2 of at most {args.precision:g} in {runs} ({METHOD})."
-    )
-    print(
-        f"At one press every 5 seconds that is about {_duration(needed * 5)}; "
-        "sessions can be split and resumed (record --resume) or pooled (fit A B C)."
+        f"\nIn detail: {needed} presses; {basis}, the simultaneous 95 % interval of every "
+        f"P(count = k) that `calibrate fit` prints, and its bound for counts never seen, will "
+        f"have a half-width (high - low) / 2 of at most {args.precision:g} in {runs} ({METHOD})."
     )
     if needed > PRACTICAL_PRESSES:
         print(
