@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import json
 import re
+import subprocess
 import sys
 import warnings
 from pathlib import Path
@@ -399,3 +400,59 @@ def test_fit_compare_and_plan_open_with_plain_sentences(
     assert lines[0].startswith("Press the launcher 903 times (about 75 minutes")
     assert lines[3].startswith("In detail: 903 presses;")
     assert _fit_json(capsys, session)["summary"][0].startswith("Your launcher shoots nothing")
+
+
+# -- issue 28, finding 3: manual recording checks what is typed -----------------------------
+def test_manual_recording_refuses_more_cards_than_loaded_and_undoes(tmp_path: Path) -> None:
+    session = tmp_path / "toy.jsonl"
+    child = _spawn(
+        str(session), "--manual", "--presses", "3", "--cards", "12", "--reload-below", "5"
+    )
+    child.expect("hopper holds 12 cards")
+    child.sendline("")
+    child.expect(r"press 1 \(12 cards loaded\).*cards out\? \(u = undo\) ")
+    child.sendline("95")  # more than the hopper holds: refused, nothing recorded
+    child.expect(r"95 refused: only 12 cards are loaded, so at most 12 can come out")
+    child.sendline("2")
+    child.expect(r"recorded press 1: 2 card\(s\)")
+    child.expect(r"press 2 \(10 cards loaded\)")
+    child.sendline("u")
+    child.expect(r"undone: press 1 \(2 card\(s\)\); type it again")
+    child.expect(r"press 1 \(12 cards loaded\)")  # the hopper is back, no reload asked
+    child.sendline("undo")
+    child.expect("nothing to undo: no press recorded in this run yet")
+    child.expect(r"press 1 \(12 cards loaded\)")
+    child.sendline("3")
+    child.expect(r"press 2 \(9 cards loaded\)")
+    child.sendline("5")
+    child.expect("hopper holds 12 cards")  # 4 < 5: reload
+    child.expect(r"hopper loaded\? \(Enter or y when done\) ")
+    child.sendline("30")  # a count typed too early is not the answer of the reload prompt
+    child.expect(r"'30' is not an answer here")
+    child.expect(r"hopper loaded\? ")
+    child.sendline("y")
+    child.expect(r"press 3 \(12 cards loaded\)")
+    child.sendline("1")
+    child.expect(pexpect.EOF)
+    child.close()
+    assert child.exitstatus == 0
+    done = read_session(session)
+    assert done.counts.tolist() == [3, 5, 1] and [p.n for p in done.presses] == [1, 2, 3]
+    assert [p.loaded for p in done.presses] == [12, 9, 12]
+    assert [p.since_reload for p in done.presses] == [1, 2, 1]
+
+
+def test_end_of_input_saves_and_says_so(tmp_path: Path) -> None:
+    """Typed counts piped in (a file of counts): the end of the pipe is not an interruption."""
+    session = tmp_path / "piped.jsonl"
+    done = subprocess.run(
+        [sys.executable, "-m", "game", "calibrate", "record", str(session), "--manual"],
+        input="\n2\n0\n",
+        capture_output=True,
+        text=True,
+        cwd=str(ROOT),
+        timeout=60,
+    )
+    assert done.returncode == 0, done.stderr
+    assert "end of input: 2 presses saved in" in done.stdout and "stopped" not in done.stdout
+    assert read_session(session).counts.tolist() == [2, 0]

@@ -30,7 +30,7 @@ from launcher.calibration.intervals import (
 )
 from launcher.calibration.plain import compare_summary, fit_summary, plan_summary
 from launcher.calibration.plot import plot_distribution
-from launcher.calibration.record import ManualLauncher, Recorder
+from launcher.calibration.record import ManualLauncher, Recorder, UndoRequest, check_count
 from launcher.calibration.report import compare_json, fit_json, plan_json
 from launcher.calibration.session import (
     Press,
@@ -89,22 +89,49 @@ def _register_record(actions: Any) -> None:
     record.set_defaults(func=run_record)
 
 
+UNDO_WORDS = ("u", "undo")
+YES_WORDS = ("", "y", "yes")
+
+
 def _ask_count(number: int, loaded: int) -> int:
-    """The manual prompt: a whole number of cards, re-asked until it is one."""
+    """The manual prompt: a whole number of cards that fits the hopper, or ``u`` to undo."""
     while True:
         answer = input(
-            f"press {number} ({loaded} cards loaded): press the launcher once; cards out? "
+            f"press {number} ({loaded} cards loaded): press the launcher once; "
+            f"cards out? (u = undo) "
         ).strip()
-        if answer.isdigit() and int(answer) <= 200:
+        if answer.lower() in UNDO_WORDS:
+            raise UndoRequest
+        if not answer.isdigit():
+            print(
+                "  type how many cards came out (0 if none), u to undo the last press, "
+                "or Ctrl-C to stop and --resume later"
+            )
+            continue
+        problem = check_count(int(answer), loaded)
+        if not problem:
             return int(answer)
-        print(
-            "  type how many cards came out (0 if none), or press Ctrl-C to stop and --resume later"
-        )
+        print(f"  {answer} refused: {problem}; type the count again")
 
 
 def _tell(text: str) -> None:
+    """The reload prompt: only Enter or y goes on, so a count typed too early is never taken."""
     print(text)
-    input("press Enter when ready ")
+    while True:
+        answer = input("hopper loaded? (Enter or y when done) ").strip().lower()
+        if answer in YES_WORDS:
+            return
+        print(
+            f"  {answer!r} is not an answer here: load the hopper, then press Enter or y "
+            "(the count of the next press is asked after that)"
+        )
+
+
+def _undone(press: Press | None) -> None:
+    if press is None:
+        print("  nothing to undo: no press recorded in this run yet")
+    else:
+        print(f"  undone: press {press.n} ({press.count} card(s)); type it again")
 
 
 def _open_recording(args: argparse.Namespace, header: SessionHeader, done: int) -> Launcher[Any]:
@@ -155,11 +182,22 @@ def run_record(args: argparse.Namespace) -> int:
         writer = SessionWriter.create(args.session, header)
     with writer, _open_recording(args, header, done) as launcher:
         recorder = Recorder(
-            launcher, writer, header, next_n=done + 1, on_press=_echo if header.manual else None
+            launcher,
+            writer,
+            header,
+            next_n=done + 1,
+            on_press=_echo if header.manual else None,
+            on_undo=_undone,
         )
         try:
             recorder.run(max(total - done, 0))
-        except (KeyboardInterrupt, EOFError):
+        except EOFError:
+            print(
+                f"\nend of input: {recorder.next_n - 1} presses saved in {args.session}; "
+                f"continue with: uno-attack calibrate record {args.session} --resume"
+            )
+            return 0
+        except KeyboardInterrupt:
             print(
                 f"\nstopped: {recorder.next_n - 1} presses saved in {args.session}; "
                 f"continue with: uno-attack calibrate record {args.session} --resume"
@@ -200,7 +238,7 @@ def _register_fit(actions: Any) -> None:
         default="randomized",
         help="how each P(k) interval splits the chance of the count seen: randomized "
         "(default; joint coverage 95-97 %%) or mid-p (deterministic, 1-4 %% narrower, "
-        "95-98 %%); docs/calibration.md section 4",
+        "95-98 %%); docs/calibration-methods.md section 4",
     )
     add_force_argument(fit)
     fit.add_argument("--json", action="store_true", help="print the report as JSON")

@@ -2,7 +2,7 @@
 
 One JSON object per command, with the same figures as the text report (never
 recomputed differently), ``schema`` for forward compatibility, and NaN or
-infinity written as ``null`` so any JSON parser reads it. docs/calibration.md
+infinity written as ``null`` so any JSON parser reads it. docs/calibration-methods.md
 lists the fields.
 """
 
