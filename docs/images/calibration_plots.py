@@ -1,9 +1,12 @@
-"""Redraw the figures of docs/calibration.md from its practice recipe (run: python docs/images/calibration_plots.py).
+"""Redraw docs/calibration.md's figures from its practice recipe.
+
+Run: python docs/images/calibration_plots.py
 
 The recipe is the how-to's first step, on the simulated 1999 launcher with seed 1, so the
 figures are the ones a reader gets by typing the same commands:
 
-    uno-attack calibrate record practice.jsonl --launcher "sim://?profile=original-1999" --seed 1 --presses 300
+    uno-attack calibrate record practice.jsonl --launcher "sim://?profile=original-1999" \\
+        --seed 1 --presses 300
     uno-attack calibrate fit practice.jsonl --plot calibration-fit.png
     uno-attack calibrate compare practice.jsonl web-game --plot calibration-compare.png
 """
