@@ -149,3 +149,75 @@ def motor_ms(launcher: Launcher[Any], volley: Volley[Any]) -> float | None:
     meta.update(volley.meta)
     value = meta.get("motor_ms")
     return float(value) if isinstance(value, int | float) else None
+
+
+class HandTally:
+    """Counts tapped on a phone into a manual session, with the checks of the typed prompt.
+
+    The live calibration page (``table serve --calibration``) records through this:
+    the same session file, the same :class:`Press` lines, a count above the hopper
+    refused with the number loaded (:func:`check_count`), an undo that cuts the last
+    press of this run off the file, and a reload asked below ``reload_below``. A new
+    file starts with ``header``; an existing one must be a manual session and, as
+    ``calibrate record --resume`` does, starts by asking for a reload.
+    """
+
+    def __init__(self, writer: SessionWriter, header: SessionHeader, presses: list[Press]) -> None:
+        self.writer = writer
+        self.header = header
+        last = presses[-1] if presses else None
+        self.next_n = last.n + 1 if last else 1
+        self.loaded = 0
+        self.since_reload = 0
+        self.awaiting_reload = True
+        self._made: list[Press] = []
+
+    def reloaded(self) -> None:
+        """The person topped the hopper up to ``cards_loaded`` and closed the cover."""
+        self.loaded = self.header.cards_loaded
+        self.since_reload = 0
+        self.awaiting_reload = False
+
+    def record(self, count: int) -> Press:
+        """Write one press of ``count`` cards; a :class:`ConfigError` says why not."""
+        if self.awaiting_reload:
+            raise ConfigError(
+                f"load the hopper with {self.header.cards_loaded} cards first, then tap Loaded"
+            )
+        problem = check_count(count, self.loaded)
+        if problem:
+            raise ConfigError(f"{count} refused: {problem}")
+        press = Press(self.next_n, count, self.loaded, self.since_reload + 1)
+        self.writer.append(press)
+        self._made.append(press)
+        self.next_n += 1
+        self.since_reload += 1
+        self.loaded -= count
+        self.awaiting_reload = self.loaded < self.header.reload_below
+        return press
+
+    def undo(self) -> Press | None:
+        """Remove the last press of this run (file and hopper); None when there is none."""
+        if not self._made:
+            return None
+        press = self._made.pop()
+        self.writer.remove_last()
+        self.next_n, self.loaded = press.n, press.loaded
+        self.since_reload = press.since_reload - 1
+        self.awaiting_reload = False
+        return press
+
+    @property
+    def done(self) -> bool:
+        return self.next_n > self.header.presses_planned
+
+    def state(self) -> dict[str, Any]:
+        """What the phone shows: the next press, the cards loaded, whether to reload."""
+        return {
+            "next": self.next_n,
+            "loaded": self.loaded,
+            "cards_loaded": self.header.cards_loaded,
+            "awaiting_reload": self.awaiting_reload,
+            "planned": self.header.presses_planned,
+            "undoable": len(self._made),
+        }
