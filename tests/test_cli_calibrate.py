@@ -456,3 +456,54 @@ def test_end_of_input_saves_and_says_so(tmp_path: Path) -> None:
     assert done.returncode == 0, done.stderr
     assert "end of input: 2 presses saved in" in done.stdout and "stopped" not in done.stdout
     assert read_session(session).counts.tolist() == [2, 0]
+
+
+# -- issue 28, finding 5: tune says where the setting goes, and writes it ---------------------
+TUNE = [
+    "calibrate",
+    "tune",
+    "--target",
+    "web-game",
+    "--probe-repeats",
+    "4",
+    "--verify-presses",
+    "40",
+]
+
+
+def test_tune_prints_the_config_line_and_writes_it_with_a_backup(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    config = tmp_path / "config.toml"
+    config.write_text('seats = "You,bot:greedy"\nlauncher = "gpio://?mock=1"\n', encoding="utf-8")
+    monkeypatch.setenv("UNO_ATTACK_CONFIG", str(config))
+    assert main([*TUNE, "--launcher", "gpio://?mock=1"]) == 0
+    out = capsys.readouterr().out
+    ms = re.search(r"ms_per_card: 250\.0 -> (\d+\.\d)", out).group(1)
+    assert f'this line goes in {config}:\n  launcher = "gpio://?mock=1&ms_per_card={ms}"' in out
+    assert config.read_text(encoding="utf-8").endswith('launcher = "gpio://?mock=1"\n')  # unchanged
+    assert main([*TUNE, "--launcher", "gpio://?mock=1", "--write-config"]) == 0
+    out = capsys.readouterr().out
+    assert f"written to {config}; the old file is kept as {config}.bak" in out
+    lines = config.read_text(encoding="utf-8").splitlines()
+    assert lines[0] == 'seats = "You,bot:greedy"' and lines[1].startswith(
+        'launcher = "gpio://?mock=1&ms_per_card='
+    )
+    assert (tmp_path / "config.toml.bak").read_text(encoding="utf-8").endswith('?mock=1"\n')
+    assert main([*TUNE, "--launcher", "gpio://?mock=1", "--write-config"]) == 0
+    assert (tmp_path / "config.toml.bak.2").exists()  # an older backup is never overwritten
+    assert main(["config"]) == 0 and "ms_per_card=" in capsys.readouterr().out
+
+
+def test_tune_of_a_gpio_launcher_with_a_pin_file_writes_into_that_file(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
+) -> None:
+    pins = tmp_path / "launcher.toml"
+    pins.write_text("motor = [17, 18]\nbeam = 27\nms_per_card = 250.0  # a guess\njam_ms = 1500.0\n")
+    monkeypatch.setenv("UNO_ATTACK_CONFIG", str(tmp_path / "none.toml"))
+    spec = f"gpio://?mock=1&config={pins}"
+    assert main([*TUNE, "--launcher", spec, "--write-config"]) == 0
+    out = capsys.readouterr().out
+    assert f"this line goes in {pins}:\n  ms_per_card = " in out
+    text = pins.read_text(encoding="utf-8")
+    assert "\nms_per_card = " in text and "250.0" not in text and "jam_ms = 1500.0" in text

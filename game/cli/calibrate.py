@@ -13,6 +13,7 @@ from typing import Any
 import numpy as np
 
 from game.cli.common import add_force_argument, check_plot, write_plot
+from game.cli.tune_config import ConfigLine, tuned_line
 from hardware.errors import ConfigError
 from hardware.files import check_output
 from launcher.analysis import analyse
@@ -490,11 +491,13 @@ def run_plan(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"--precision {args.precision}: expected a number between 0 and 0.5, e.g. 0.05"
         )
+    like: str | None = None
     if args.profile:
         profile = load_profile(args.profile)
         guess = analyse(profile).probabilities
         cells = int(np.flatnonzero(guess > 0).max()) + 1
         needed = presses_needed(args.precision, guess)
+        like = profile.name
         basis = f"if the launcher behaves like {profile.name}"
         runs = "at least 95 % of sessions"
     else:
@@ -503,8 +506,7 @@ def run_plan(args: argparse.Namespace) -> int:
         cells, needed = args.counts, presses_needed(args.precision, None, cells=args.counts)
         basis = f"for any launcher whose counts stay within 0-{args.counts - 1}"
         runs = "every session"
-    guess = profile.name if args.profile else None
-    summary = plan_summary(needed, args.precision, _duration(needed * 5), guess)
+    summary = plan_summary(needed, args.precision, _duration(needed * 5), like)
     if args.json:
         print(json.dumps(plan_json(args.precision, needed, cells, basis, runs, summary), indent=2))
         return 0
@@ -556,6 +558,11 @@ def _register_tune(actions: Any) -> None:
     )
     tune_parser.add_argument("--seed", type=int, default=0)
     tune_parser.add_argument(
+        "--write-config",
+        action="store_true",
+        help="write the new ms_per_card into the config it belongs in (the old file kept as .bak)",
+    )
+    tune_parser.add_argument(
         "--plot", metavar="FILE.png", help="draw measured vs target (needs matplotlib)"
     )
     add_force_argument(tune_parser)
@@ -577,7 +584,9 @@ def run_tune(args: argparse.Namespace) -> int:
         raise ConfigError("--probe-repeats and --verify-presses must be at least 1")
     check_plot(args.plot, force=args.force, inputs=[args.target, args.session])
     target = load_profile(args.target)
-    with open_launcher(args.launcher, default_seed=args.seed) as launcher:
+    spec = resolve_spec(args.launcher)
+    tuned_line(spec, 0.0)  # a config that names another launcher is refused before any motor runs
+    with open_launcher(spec, default_seed=args.seed) as launcher:
         result = tune(
             launcher,
             target,
@@ -588,6 +597,7 @@ def run_tune(args: argparse.Namespace) -> int:
             progress=print,
         )
     print("\n".join(_tune_lines(result, target.name)))
+    _keep_setting(tuned_line(spec, result.ms_per_card), write=args.write_config)
     if args.plot:
         write_plot(
             args.plot,
@@ -601,6 +611,17 @@ def run_tune(args: argparse.Namespace) -> int:
         )
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _keep_setting(setting: ConfigLine, *, write: bool) -> None:
+    """Say which line keeps the new setting, and where; with ``--write-config`` write it."""
+    print(f"to keep it, this line goes in {setting.path}:\n  {setting.line}")
+    if not write:
+        print("  (or run again with --write-config to write it there)")
+        return
+    backup = setting.write()
+    kept = f"; the old file is kept as {backup}" if backup else ""
+    print(f"written to {setting.path}{kept}")
 
 
 def _tune_lines(result: TuneResult, target: str) -> list[str]:

@@ -81,7 +81,7 @@ def routes(context: WebContext) -> list[BaseRoute]:
 
 # -- recording from a phone -------------------------------------------------------------------
 #: A session the page creates: a full Attack load, topped up below 10, 100 presses planned.
-NEW_SESSION = {"cards_loaded": 90, "reload_below": 10, "presses_planned": 100}
+NEW_CARDS, NEW_RELOAD_BELOW, NEW_PLANNED = 90, 10, 100
 
 
 class PhoneRecorder:
@@ -103,7 +103,12 @@ class PhoneRecorder:
 
         if not self.path.exists():
             header = SessionHeader(
-                "manual", **NEW_SESSION, manual=True, notes="tapped on the live calibration page"
+                "manual",
+                NEW_CARDS,
+                NEW_RELOAD_BELOW,
+                NEW_PLANNED,
+                manual=True,
+                notes="tapped on the live calibration page",
             )
             return HandTally(SessionWriter.create(self.path, header), header, [])
         session = read_session(self.path)
