@@ -499,7 +499,7 @@ def test_tune_of_a_gpio_launcher_with_a_pin_file_writes_into_that_file(
     tmp_path: Path, capsys: pytest.CaptureFixture[str], monkeypatch: pytest.MonkeyPatch
 ) -> None:
     pins = tmp_path / "launcher.toml"
-    pins.write_text("motor = [17, 18]\nbeam = 27\nms_per_card = 250.0  # a guess\njam_ms = 1500.0\n")
+    pins.write_text("motor = [17, 18]\nbeam = 27\nms_per_card = 250.0  # guess\njam_ms = 1500.0\n")
     monkeypatch.setenv("UNO_ATTACK_CONFIG", str(tmp_path / "none.toml"))
     spec = f"gpio://?mock=1&config={pins}"
     assert main([*TUNE, "--launcher", spec, "--write-config"]) == 0
