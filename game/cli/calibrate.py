@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
 
@@ -20,6 +21,7 @@ from launcher.analysis import analyse
 from launcher.base import Launcher
 from launcher.calibration.compare import Comparison, Side, compare, format_p
 from launcher.calibration.fit import MIN_PROFILE_PRESSES, FitReport, fit_sessions
+from launcher.calibration.independence import TestResult
 from launcher.calibration.histogram import LEGEND, TARGET, histogram
 from launcher.calibration.intervals import (
     MEAN_METHOD,
@@ -263,16 +265,14 @@ def _check_lines(report: FitReport) -> list[str]:
             f"independence checks: not made, {report.presses} presses "
             f"(they need at least {MIN_PROFILE_PRESSES})",
         ]
+    if all(not math.isfinite(t.statistic) for t in report.independence):
+        return ["", "independence checks: nothing to test, every press gave the same count"]
     verdict = "look independent" if report.independent else "are NOT independent"
     lines = [
         "",
         f"independence checks: presses {verdict} (each check at 0.05 / {len(report.independence)})",
     ]
-    lines += [
-        f"  {t.name}: statistic {t.statistic:.2f}, p = {format_p(t.p_value)} ({t.method}); "
-        f"{t.detail}"
-        for t in report.independence
-    ]
+    lines += [_check_line(t) for t in report.independence]
     lines += [
         "",
         "load checks:" if report.load else "load checks: the load never varied enough to check",
@@ -281,6 +281,16 @@ def _check_lines(report: FitReport) -> list[str]:
         f"  {t.name}: p = {format_p(t.p_value)} ({t.method}); {t.detail}" for t in report.load
     ]
     return lines
+
+
+def _check_line(test: TestResult) -> str:
+    """One check's line; a check with nothing to test says so, with no NaN statistic."""
+    if not math.isfinite(test.statistic):
+        return f"  {test.name}: nothing to test, {test.detail}"
+    return (
+        f"  {test.name}: statistic {test.statistic:.2f}, p = {format_p(test.p_value)} "
+        f"({test.method}); {test.detail}"
+    )
 
 
 def _fit_lines(report: FitReport) -> list[str]:

@@ -40,9 +40,18 @@ class ResultsError(GridError):
     hint = "write to another --out file, or add --restart to start it over"
 
 
+class ResultsUnreadable(ResultsError):
+    """A results file that cannot be read at all (missing, not JSON Lines, another schema).
+
+    Its hint names no option: ``experiment report`` has no ``--out`` or ``--restart``.
+    """
+
+    hint = "give the results file that `uno-attack experiment run --out FILE` wrote"
+
+
 def read_records(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, list[dict]]:
     """The header and the complete task records of a results file (a cut-short tail ignored)."""
-    raw = read_user_bytes(path, what="results file", limit=MAX_DATA_BYTES, error=ResultsError)
+    raw = read_user_bytes(path, what="results file", limit=MAX_DATA_BYTES, error=ResultsUnreadable)
     lines = raw.split(b"\n")
     if lines and lines[-1].strip():
         lines = lines[:-1]  # no newline yet: a record cut short by a crash
@@ -54,17 +63,17 @@ def read_records(path: str | os.PathLike[str]) -> tuple[dict[str, Any] | None, l
         try:
             item = json.loads(line)
         except (json.JSONDecodeError, UnicodeDecodeError):
-            raise ResultsError(f"{path}: line {number} is not JSON", hint="") from None
+            raise ResultsUnreadable(f"{path}: line {number} is not JSON") from None
         if not isinstance(item, dict):
-            raise ResultsError(f"{path}: line {number} is not a JSON object")
+            raise ResultsUnreadable(f"{path}: line {number} is not a JSON object")
         if item.get("kind") == "run":
             header = item
         elif item.get("kind") == "task":
             records.append(item)
     if header is None and records:
-        raise ResultsError(f"{path}: no run header line; is it an experiment results file?")
+        raise ResultsUnreadable(f"{path}: no run header line; is it an experiment results file?")
     if header is not None and header.get("schema") != SCHEMA:
-        raise ResultsError(
+        raise ResultsUnreadable(
             f"{path}: results of schema {header.get('schema')}, this version writes {SCHEMA}"
         )
     return header, records

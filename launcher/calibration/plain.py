@@ -41,7 +41,11 @@ def fit_summary(report: FitReport) -> list[str]:
     if mean.low == mean.low:  # not NaN
         average += f" (between {mean.low:.1f} and {mean.high:.1f})"
     lines = [f"{nothing}, {average}; the most in one press was {int(report.data.counts.max())}."]
-    if report.structures:
+    if len(set(report.data.counts.tolist())) == 1:
+        lines.append(
+            "Every press gave the same count, so how presses depend on each other cannot be told."
+        )
+    elif report.structures:
         lines.append(f"{_STRUCTURE[report.structure]}, and the fitted profile says so.")
     else:
         lines.append(
