@@ -422,7 +422,8 @@ class TablePlay:
         )
         winner = self.seats[game.winner].name if game.winner is not None else "none yet"
         if game.winner is None and game.round_winner is not None:  # stopped by --rounds
-            winner = f"none (stopped; round {game.round_number} won by {self._seat_name(game.round_winner)})"
+            last = self._seat_name(game.round_winner)
+            winner = f"none (stopped; round {game.round_number} won by {last})"
         rounds = game.round_number
         digest = self.digest()
         return f"Final: winner {winner} | scores {scores} | rounds {rounds} | digest {digest}"

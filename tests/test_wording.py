@@ -97,7 +97,7 @@ def test_fit_of_a_session_of_one_count_prints_no_nan(
 ) -> None:
     never = tmp_path / "never.toml"
     never.write_text(
-        "schema = 1\nname = \"ones\"\nkind = \"iid\"\nsource = \"s\"\np = [0.0, 1.0]\n",
+        'schema = 1\nname = "ones"\nkind = "iid"\nsource = "s"\np = [0.0, 1.0]\n',
         encoding="utf-8",
     )
     session = tmp_path / "ones.jsonl"

@@ -21,8 +21,8 @@ from launcher.analysis import analyse
 from launcher.base import Launcher
 from launcher.calibration.compare import Comparison, Side, compare, format_p
 from launcher.calibration.fit import MIN_PROFILE_PRESSES, FitReport, fit_sessions
-from launcher.calibration.independence import TestResult
 from launcher.calibration.histogram import LEGEND, TARGET, histogram
+from launcher.calibration.independence import TestResult
 from launcher.calibration.intervals import (
     MEAN_METHOD,
     METHOD,

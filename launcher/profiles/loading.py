@@ -172,7 +172,7 @@ def profile_from_dict(data: dict[str, Any], where: str) -> Profile:
     kind = data.get("kind")
     if kind is None:
         raise ProfileError(
-            f"{where}: field kind is missing; add a line kind = \"iid\" (or "
+            f'{where}: field kind is missing; add a line kind = "iid" (or '
             f"{', '.join(repr(k) for k in _BUILDERS if k != 'iid')})"
         )
     if kind not in _BUILDERS:
