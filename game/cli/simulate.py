@@ -145,6 +145,8 @@ def run(args: argparse.Namespace) -> int:
             temporary = stack.enter_context(atomic_path(args.log))
             log = stack.enter_context(temporary.open("w", encoding="utf-8"))
         summary, stopped = _play(config, args.workers, log)
+        if stopped and not summary["games"]:
+            raise KeyboardInterrupt  # nothing finished: no log at all, the temporary goes
     if stopped:
         kept = f"; {args.log} keeps all {summary['games']} of them" if args.log else ""
         print(

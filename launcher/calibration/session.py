@@ -325,7 +325,7 @@ class SessionWriter:
 
     def append(self, press: Press) -> None:
         self._handle.flush()
-        self._starts.append(os.fstat(self._handle.fileno()).st_size)
+        self._starts.append(self._handle.seek(0, os.SEEK_END))
         self._write(press.to_json())
 
     def remove_last(self) -> bool:
@@ -337,9 +337,8 @@ class SessionWriter:
         if not self._starts:
             return False
         self._handle.flush()
-        cut = self._starts.pop()
-        os.ftruncate(self._handle.fileno(), cut)
-        self._handle.seek(cut)  # a handle opened "x" writes at its position, not at the end
+        self._handle.seek(self._starts.pop())  # a handle opened "x" writes where it stands
+        self._handle.truncate()
         if self._durable:
             os.fsync(self._handle.fileno())
         return True
