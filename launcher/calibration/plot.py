@@ -169,20 +169,11 @@ def plot_distribution(
     low: npt.ArrayLike | None = None,
     high: npt.ArrayLike | None = None,
     target: npt.ArrayLike | None = None,
-    *,
-    label: str = "measured",
-    target_label: str = "target",
-    tail_high: float | None = None,
+    **options: Any,
 ) -> Path:
-    """Bars for ``estimate`` (interval whiskers if given), the target as diamonds; saves a PNG."""
-    figure = distribution_figure(
-        title,
-        estimate,
-        low,
-        high,
-        target,
-        label=label,
-        target_label=target_label,
-        tail_high=tail_high,
-    )
+    """Bars for ``estimate`` (interval whiskers if given), the target as diamonds; saves a PNG.
+
+    ``options`` are :func:`distribution_figure`'s (``label``, ``target_label``, ``tail_high``).
+    """
+    figure = distribution_figure(title, estimate, low, high, target, **options)
     return _save(_pyplot(), figure, path)
