@@ -12,6 +12,8 @@ from typing import TYPE_CHECKING
 
 import numpy as np
 
+from launcher.calibration.independence import MIN_PRESSES as MIN_PROFILE_PRESSES
+
 if TYPE_CHECKING:
     from launcher.calibration.compare import Comparison
     from launcher.calibration.fit import FitReport
@@ -49,7 +51,8 @@ def fit_summary(report: FitReport) -> list[str]:
         lines.append(f"{_STRUCTURE[report.structure]}, and the fitted profile says so.")
     else:
         lines.append(
-            f"{report.presses} press(es) are too few to say more: record at least 10 (`--resume`)."
+            f"{report.presses} press(es) are too few to say more: record at least "
+            f"{MIN_PROFILE_PRESSES} (`calibrate record --resume`)."
         )
     widest = float(np.max(est.high - est.low)) / 2
     lines.append(
