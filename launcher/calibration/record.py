@@ -207,10 +207,6 @@ class HandTally:
         self.awaiting_reload = False
         return press
 
-    @property
-    def done(self) -> bool:
-        return self.next_n > self.header.presses_planned
-
     def state(self) -> dict[str, Any]:
         """What the phone shows: the next press, the cards loaded, whether to reload."""
         return {
