@@ -1,6 +1,6 @@
-"""Do the calibration statistics do what docs/calibration.md says? Measured on known presets.
+"""Do the calibration statistics do what docs/calibration-methods.md says? Known presets tell.
 
-    python bench/calibration_study.py                      # the figures in docs/calibration.md
+    python bench/calibration_study.py          # the figures in docs/calibration-methods.md
     python bench/calibration_study.py --sessions 100 --draws 199   # a quick look (CI runs this)
 
 Every figure is a rate over ``--sessions`` simulated sessions per cell, each drawn

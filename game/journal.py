@@ -186,7 +186,20 @@ def _preview(raw: bytes) -> str:
     return repr(text + ("…" if len(raw) > 40 else ""))
 
 
+#: First lines of the project's other JSON Lines files, and what each file is.
+OTHER_FILES = {
+    "session": "a calibration session (written by `calibrate record`; `calibrate fit` reads it)",
+    "sim_game": "a simulation log (written by `simulate --log`)",
+}
+
+
 def _check_record(path: Path, number: int, record: Record, mode: str) -> None:
+    if number == 1 and record.get("type") in OTHER_FILES:
+        raise JournalError(
+            f"{path} is {OTHER_FILES[str(record.get('type'))]}, not a game journal",
+            hint="a game journal is the file `play --journal FILE` or `referee --journal FILE` "
+            "wrote",
+        )
     if number == 1 and record.get("type") == HEADER and record.get("version") != JOURNAL_VERSION:
         raise JournalError(
             f"{path}: line 1: field version: journal version {show(record.get('version'))}, "

@@ -73,17 +73,30 @@ def pytest_configure(config: pytest.Config) -> None:
 
 
 def _check_spec(spec: str) -> None:
-    """A spec with no scheme, or a scheme nothing provides, stops the run before any test."""
-    from launcher.spec import parse_spec, registered_schemes
+    """Open the spec once and close it: any mistake in it stops the run as one usage error.
 
+    Only opening tells a wrong option (``emu://?fsat=1``) from a right one (each scheme's
+    handler takes the options it knows), so the plugin does it here, once, instead of
+    every test that uses a launcher failing on its own with the same traceback. The
+    error names the spec, the reason, its hint and the schemes there are.
+    """
+    from hardware.errors import UnoAttackError
+    from launcher.spec import known_schemes, open_launcher, parse_spec, registered_schemes
+
+    schemes = known_schemes()
     try:
         scheme = parse_spec(spec).scheme
-    except Exception as error:  # BadSpec: report it the pytest way
-        raise pytest.UsageError(f"--uno-launcher {spec}: {error}") from None
-    known = [info.scheme for info in registered_schemes()]
-    if scheme not in known:
-        schemes = ", ".join(f"{name}://" for name in known)
-        raise pytest.UsageError(f"--uno-launcher {spec}: unknown scheme {scheme}://; use {schemes}")
+        if scheme not in [info.scheme for info in registered_schemes()]:
+            raise pytest.UsageError(
+                f"--uno-launcher {spec}: unknown scheme {scheme}://; use {schemes}"
+            )
+        with open_launcher(spec, default_seed=1):
+            pass
+    except UnoAttackError as error:
+        hint = f" ({error.hint})" if error.hint else ""
+        raise pytest.UsageError(
+            f"--uno-launcher {spec}: {error}{hint}; the schemes are {schemes}"
+        ) from None
 
 
 def configured_spec(config: pytest.Config) -> str | None:

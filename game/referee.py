@@ -396,7 +396,8 @@ class Referee:
 
     def emit(self, kind: str, **fields: Any) -> None:
         if kind == "skip":
-            self.announce(f"{self.name(fields['player'])} is skipped.")
+            who = self.name(fields["player"])
+            self.announce(f"{who} {'are' if who == 'You' else 'is'} skipped.")
         elif kind == "reverse":
             self.announce(
                 "Reverse first: the dealer plays first and play goes right."

@@ -58,7 +58,10 @@ def _to_bool(option: Option, value: Any) -> bool:
 def _to_int(option: Option, value: Any) -> int:
     if isinstance(value, bool):
         raise ValueError("expected a whole number")
-    number = int(value)
+    try:
+        number = int(value)
+    except ValueError:
+        raise ValueError(f"expected a whole number >= {option.minimum}") from None
     if number < option.minimum:
         raise ValueError(f"must be at least {option.minimum}")
     return number

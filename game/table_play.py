@@ -420,7 +420,8 @@ class TablePlay:
                 topic = card.kind.title
             except NotationError:
                 pass
-        self.console.say(render_help([topic] if topic else ()))
+        deck = {card.kind.title for card in self.game.ruleset.deck}
+        self.console.say(render_help([topic] if topic else (), cards=deck))
 
     def _names(self, text: str) -> str:
         """Engine messages say ``seat 2``; people read names."""
@@ -437,6 +438,9 @@ class TablePlay:
             f"{s.name}={score}" for s, score in zip(self.seats, game.scores, strict=True)
         )
         winner = self.seats[game.winner].name if game.winner is not None else "none yet"
+        if game.winner is None and game.round_winner is not None:  # stopped by --rounds
+            last = self._seat_name(game.round_winner)
+            winner = f"none (stopped; round {game.round_number} won by {last})"
         rounds = game.round_number
         digest = self.digest()
         return f"Final: winner {winner} | scores {scores} | rounds {rounds} | digest {digest}"
@@ -508,7 +512,7 @@ class Narrator:
             "play": lambda: f"{name} plays {Card.parse(e['card']).title}.",
             "color": lambda: f"{name} chooses {_COLOUR_NAMES.get(e['color'], e['color'])}.",
             "target": lambda: f"{name} aims at {self._name(e['target'])}.",
-            "skip": lambda: f"{name} is skipped.",
+            "skip": lambda: f"{name} {'are' if name == 'You' else 'is'} skipped.",
             "reverse": lambda: f"Play now goes {ARROWS.get(e['direction'], '?')}.",
             "reload": lambda: (
                 f"The launcher was empty: {len(e['cards'])} cards from the discard pile are "

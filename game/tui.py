@@ -11,7 +11,7 @@ from __future__ import annotations
 
 import os
 import time
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import Any, TextIO
@@ -242,7 +242,13 @@ _HELP_ALIASES = {
     "+4": "wild-draw4",
     "dip": "wild-dip",
     "wild-dip-into-the-deck": "wild-dip",
+    "draw-one": "draw1",
+    "wild-draw-four": "wild-draw4",
+    "wild-draw-2": "wild-draw2",
+    "wild-hit-4": "wild-hit4",
 }
+#: Entries of the help screen that are calls, not cards: every ruleset has them.
+CALLS = ("uno", "catch")
 
 
 def card_help(topic: str) -> str | None:
@@ -260,12 +266,21 @@ def card_help(topic: str) -> str | None:
     return None
 
 
-def render_help(topics: Sequence[str] = ()) -> str:
-    """The full help screen (every action card), or help for the topics asked about."""
+def render_help(topics: Sequence[str] = (), cards: Iterable[str] | None = None) -> str:
+    """The full help screen, or help for the topics asked about.
+
+    ``cards`` (the titles of the kinds in the game's deck) keeps the screen to the
+    cards of this ruleset; without it every action card is listed.
+    """
     if topics:
         found = [(topic, card_help(topic)) for topic in topics]
         return "\n".join(
             f"  {topic}: {text or 'no help for that; type ? for the list'}" for topic, text in found
         )
-    rows = [f"  {name:<19} {text}" for name, text in CARD_HELP.items()]
+    shown = None if cards is None else {card_help(title) for title in cards}
+    rows = [
+        f"  {name:<19} {text}"
+        for name, text in CARD_HELP.items()
+        if shown is None or text in shown or name in CALLS
+    ]
     return "\n".join(["Action cards and calls:", *rows])

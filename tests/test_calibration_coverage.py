@@ -16,7 +16,7 @@ Each test failed before its fix:
   skewness-corrected t at 96 % covers 96.5 % (2,000 sessions).
 
 The full figures (4 presets x 30, 100, 300 presses, 1,000 sessions each) are in
-docs/calibration.md, from bench/calibration_study.py.
+docs/calibration-methods.md, from bench/calibration_study.py.
 """
 
 from __future__ import annotations
@@ -166,7 +166,7 @@ def test_coverage_holds_for_every_preset_and_size(name: str, presses: int) -> No
     true_mean = float(p @ np.arange(len(p)))
     joint = np.mean([_jointly_covered(s, p) for s in sessions])
     mean = np.mean([(lambda i: i.low <= true_mean <= i.high)(mean_interval(s)) for s in sessions])
-    # the 95-97 % band, within twice the Monte-Carlo error (docs/calibration.md, section 9)
+    # the 95-97 % band, within twice the Monte-Carlo error (docs/calibration-methods.md, section 9)
     assert 0.95 - 0.014 <= joint <= 0.97 + 0.011, joint
     assert mean >= 0.95 - 0.014, mean
 

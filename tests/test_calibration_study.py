@@ -2,7 +2,7 @@
 
 The small version checks the study runs end to end and that no figure is far off its
 promise; the large one checks the promises themselves within Monte-Carlo error
-(docs/calibration.md quotes the 1000-session run of the same script).
+(docs/calibration-methods.md quotes the 1000-session run of the same script).
 """
 
 from __future__ import annotations

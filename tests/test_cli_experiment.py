@@ -166,3 +166,32 @@ def test_ctrl_c_keeps_the_finished_tasks_and_the_same_command_resumes(
     assert main([*argv, "--out", str(cut)]) == 0
     out, err = capsys.readouterr()
     assert "1 already in" in err and out == expected
+
+
+# -- issue 28, finding 7: one writer per results file ---------------------------------------
+def test_a_second_run_on_the_same_out_stops_and_names_the_first(tmp_path: Path) -> None:
+    import os
+    import subprocess
+    import sys
+
+    from game.experiment.store import ResultsFile
+
+    out = tmp_path / "r.jsonl"
+    root = Path(__file__).resolve().parent.parent
+    with ResultsFile(str(out), seed=1, chunk=25):  # this process is the first writer
+        before = out.read_bytes()
+        second = subprocess.run(
+            [sys.executable, "-m", "game", "experiment", "run", "--games", "2", "--out", str(out)],
+            capture_output=True,
+            text=True,
+            cwd=str(root),
+            timeout=120,
+        )
+        assert second.returncode == 2, second.stderr
+        assert f"--out {out} is being written by another experiment run (pid {os.getpid()}" in (
+            second.stderr
+        )
+        assert "Traceback" not in second.stderr and out.read_bytes() == before
+    assert not (tmp_path / "r.jsonl.lock").exists()  # released with the file
+    argv = ["experiment", "run", "--games", "2", "--out", str(out)]
+    assert main(argv) == 0  # the first one gone, the next run goes ahead

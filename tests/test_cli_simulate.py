@@ -3,6 +3,11 @@
 from __future__ import annotations
 
 import json
+import re
+import signal
+import subprocess
+import sys
+import time
 from pathlib import Path
 
 import pytest
@@ -10,6 +15,8 @@ from event_checker import check_events
 
 from game.cli import main
 from game.events import read_jsonl
+
+ROOT = Path(__file__).resolve().parent.parent
 
 
 def test_defaults_simulate_attack_with_four_players(capsys: pytest.CaptureFixture[str]) -> None:
@@ -153,3 +160,37 @@ def test_progress_bar_is_drawn_on_a_terminal() -> None:
     child.expect(pexpect.EOF)
     child.close()
     assert child.exitstatus == 0
+
+
+# -- issue 28, finding 7: Ctrl-C keeps the finished games ---------------------------------
+def _games_logged(folder: Path) -> int:
+    """Finished games in the log being written (the temporary file beside --log)."""
+    return sum(
+        path.read_text(encoding="utf-8").count('"type":"sim_game"')
+        for path in folder.glob(".sim.jsonl.*")
+    )
+
+
+def test_ctrl_c_keeps_every_finished_game_in_the_log_and_prints_their_summary(
+    tmp_path: Path,
+) -> None:
+    log = tmp_path / "sim.jsonl"
+    child = subprocess.Popen(
+        [sys.executable, "-m", "game", "simulate", "--games", "5000", "--log", str(log)],
+        cwd=str(ROOT),
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+    )
+    deadline = time.monotonic() + 120
+    while _games_logged(tmp_path) < 3 and time.monotonic() < deadline:
+        time.sleep(0.05)  # sleep-ok: watching another process's log grow, bounded by the deadline
+    child.send_signal(signal.SIGINT)
+    out, err = child.communicate(timeout=60)
+    assert child.returncode == 130, err
+    finished = int(re.search(r"interrupted: (\d+) of 5000 games finished", err).group(1))
+    assert finished >= 3 and f"{log} keeps all {finished} of them" in err
+    assert re.search(rf"games\s+{finished}\n", out)  # the partial summary
+    events = read_jsonl(log)
+    assert sum(1 for e in events if e["type"] == "sim_game") == finished
+    assert not list(tmp_path.glob(".sim.jsonl.*"))  # no temporary left behind

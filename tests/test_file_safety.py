@@ -98,15 +98,19 @@ def test_simulate_log_never_overwrites_without_force(
 def test_simulate_log_is_written_whole_or_not_at_all(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    """Ctrl-C in the middle leaves neither a half log nor a temporary file."""
-    import game.simulate as engine_side  # the CLI imports simulate() when it runs
+    """Ctrl-C before any game finished leaves neither a log nor a temporary file.
+
+    (Once games have finished, Ctrl-C keeps them: tests/test_cli_simulate.py.)
+    """
+    import game.simulate as engine_side  # the CLI imports run() when it runs
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(engine_side, "simulate", interrupted)
+    monkeypatch.setattr(engine_side, "run", interrupted)
     assert main(["simulate", "--games", "1", "--log", "new.jsonl"]) == 130
     assert not (folder / "new.jsonl").exists()
+    assert not list(folder.glob(".new.jsonl.*"))
 
 
 @pytest.mark.parametrize(
@@ -339,12 +343,12 @@ def test_serve_without_cards_logs_real_presses(
 def test_simulate_on_a_real_time_emulator_says_it_will_be_slow(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import game.simulate as engine_side  # the CLI imports simulate() when it runs
+    import game.simulate as engine_side  # the CLI imports run() when it runs
 
     def stop(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
 
-    monkeypatch.setattr(engine_side, "simulate", stop)
+    monkeypatch.setattr(engine_side, "run", stop)
     assert main(["simulate", "--games", "1", "--launcher", "emu://"]) == 130
     assert "runs the emulated mechanism in real time" in capsys.readouterr().err
     assert main(["simulate", "--games", "1", "--launcher", "emu://?fast=1"]) == 130

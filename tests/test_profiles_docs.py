@@ -1,4 +1,4 @@
-"""Every Python example in docs/profiles.md and docs/calibration.md runs."""
+"""Every Python example in docs/profiles.md and the calibration pages runs."""
 
 from __future__ import annotations
 
@@ -12,7 +12,7 @@ DOCS = Path(__file__).resolve().parent.parent / "docs"
 
 def _examples() -> list[tuple[str, str]]:
     found = []
-    for name in ("profiles.md", "calibration.md"):
+    for name in ("profiles.md", "calibration.md", "calibration-methods.md"):
         text = (DOCS / name).read_text(encoding="utf-8")
         found += [
             (f"{name}#{i}", block)

@@ -210,3 +210,19 @@ def test_an_unknown_scheme_stops_the_run_with_a_usage_error(pytester: pytest.Pyt
     result = pytester.runpytest("--uno-launcher", "nope://")
     assert result.ret == pytest.ExitCode.USAGE_ERROR
     result.stderr.fnmatch_lines(["*--uno-launcher nope://: unknown scheme nope://; use pile://*"])
+
+
+def test_a_bad_spec_is_one_usage_error_naming_the_schemes(pytester: pytest.Pytester) -> None:
+    """Issue 28: a wrong option gave one traceback per test; ``emu:/`` did not list the schemes."""
+    pytester.makepyfile(
+        "def test_one(launcher): pass\ndef test_two(launcher): pass\ndef test_three(): pass\n"
+    )
+    for spec, reason in (
+        ("emu://?fsat=1", "*--uno-launcher emu://?fsat=1: emu://?fsat=1: unknown option(s) fsat*"),
+        ("emu:/", "*--uno-launcher emu:/: launcher spec 'emu:/' has no scheme*"),
+    ):
+        result = pytester.runpytest("--uno-launcher", spec)
+        assert result.ret == pytest.ExitCode.USAGE_ERROR
+        result.stderr.fnmatch_lines([reason + "the schemes are pile://, sim://*emu://*"])
+        out = result.stdout.str() + result.stderr.str()
+        assert "Traceback" not in out and "test_one" not in out  # no test ran

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import argparse
 import json
+import math
 from pathlib import Path
 from typing import Any
 
 import numpy as np
 
 from game.cli.common import add_force_argument, check_plot, write_plot
+from game.cli.tune_config import ConfigLine, tuned_line
 from hardware.errors import ConfigError
 from hardware.files import check_output
 from launcher.analysis import analyse
@@ -20,6 +22,7 @@ from launcher.base import Launcher
 from launcher.calibration.compare import Comparison, Side, compare, format_p
 from launcher.calibration.fit import MIN_PROFILE_PRESSES, FitReport, fit_sessions
 from launcher.calibration.histogram import LEGEND, TARGET, histogram
+from launcher.calibration.independence import TestResult
 from launcher.calibration.intervals import (
     MEAN_METHOD,
     METHOD,
@@ -28,8 +31,9 @@ from launcher.calibration.intervals import (
     estimate,
     presses_needed,
 )
+from launcher.calibration.plain import compare_summary, fit_summary, plan_summary
 from launcher.calibration.plot import plot_distribution
-from launcher.calibration.record import ManualLauncher, Recorder
+from launcher.calibration.record import ManualLauncher, Recorder, UndoRequest, check_count
 from launcher.calibration.report import compare_json, fit_json, plan_json
 from launcher.calibration.session import (
     Press,
@@ -88,22 +92,49 @@ def _register_record(actions: Any) -> None:
     record.set_defaults(func=run_record)
 
 
+UNDO_WORDS = ("u", "undo")
+YES_WORDS = ("", "y", "yes")
+
+
 def _ask_count(number: int, loaded: int) -> int:
-    """The manual prompt: a whole number of cards, re-asked until it is one."""
+    """The manual prompt: a whole number of cards that fits the hopper, or ``u`` to undo."""
     while True:
         answer = input(
-            f"press {number} ({loaded} cards loaded): press the launcher once; cards out? "
+            f"press {number} ({loaded} cards loaded): press the launcher once; "
+            f"cards out? (u = undo) "
         ).strip()
-        if answer.isdigit() and int(answer) <= 200:
+        if answer.lower() in UNDO_WORDS:
+            raise UndoRequest
+        if not answer.isdigit():
+            print(
+                "  type how many cards came out (0 if none), u to undo the last press, "
+                "or Ctrl-C to stop and --resume later"
+            )
+            continue
+        problem = check_count(int(answer), loaded)
+        if not problem:
             return int(answer)
-        print(
-            "  type how many cards came out (0 if none), or press Ctrl-C to stop and --resume later"
-        )
+        print(f"  {answer} refused: {problem}; type the count again")
 
 
 def _tell(text: str) -> None:
+    """The reload prompt: only Enter or y goes on, so a count typed too early is never taken."""
     print(text)
-    input("press Enter when ready ")
+    while True:
+        answer = input("hopper loaded? (Enter or y when done) ").strip().lower()
+        if answer in YES_WORDS:
+            return
+        print(
+            f"  {answer!r} is not an answer here: load the hopper, then press Enter or y "
+            "(the count of the next press is asked after that)"
+        )
+
+
+def _undone(press: Press | None) -> None:
+    if press is None:
+        print("  nothing to undo: no press recorded in this run yet")
+    else:
+        print(f"  undone: press {press.n} ({press.count} card(s)); type it again")
 
 
 def _open_recording(args: argparse.Namespace, header: SessionHeader, done: int) -> Launcher[Any]:
@@ -154,11 +185,22 @@ def run_record(args: argparse.Namespace) -> int:
         writer = SessionWriter.create(args.session, header)
     with writer, _open_recording(args, header, done) as launcher:
         recorder = Recorder(
-            launcher, writer, header, next_n=done + 1, on_press=_echo if header.manual else None
+            launcher,
+            writer,
+            header,
+            next_n=done + 1,
+            on_press=_echo if header.manual else None,
+            on_undo=_undone,
         )
         try:
             recorder.run(max(total - done, 0))
-        except (KeyboardInterrupt, EOFError):
+        except EOFError:
+            print(
+                f"\nend of input: {recorder.next_n - 1} presses saved in {args.session}; "
+                f"continue with: uno-attack calibrate record {args.session} --resume"
+            )
+            return 0
+        except KeyboardInterrupt:
             print(
                 f"\nstopped: {recorder.next_n - 1} presses saved in {args.session}; "
                 f"continue with: uno-attack calibrate record {args.session} --resume"
@@ -199,7 +241,7 @@ def _register_fit(actions: Any) -> None:
         default="randomized",
         help="how each P(k) interval splits the chance of the count seen: randomized "
         "(default; joint coverage 95-97 %%) or mid-p (deterministic, 1-4 %% narrower, "
-        "95-98 %%); docs/calibration.md section 4",
+        "95-98 %%); docs/calibration-methods.md section 4",
     )
     add_force_argument(fit)
     fit.add_argument("--json", action="store_true", help="print the report as JSON")
@@ -223,16 +265,14 @@ def _check_lines(report: FitReport) -> list[str]:
             f"independence checks: not made, {report.presses} presses "
             f"(they need at least {MIN_PROFILE_PRESSES})",
         ]
+    if all(not math.isfinite(t.statistic) for t in report.independence):
+        return ["", "independence checks: nothing to test, every press gave the same count"]
     verdict = "look independent" if report.independent else "are NOT independent"
     lines = [
         "",
         f"independence checks: presses {verdict} (each check at 0.05 / {len(report.independence)})",
     ]
-    lines += [
-        f"  {t.name}: statistic {t.statistic:.2f}, p = {format_p(t.p_value)} ({t.method}); "
-        f"{t.detail}"
-        for t in report.independence
-    ]
+    lines += [_check_line(t) for t in report.independence]
     lines += [
         "",
         "load checks:" if report.load else "load checks: the load never varied enough to check",
@@ -243,9 +283,21 @@ def _check_lines(report: FitReport) -> list[str]:
     return lines
 
 
+def _check_line(test: TestResult) -> str:
+    """One check's line; a check with nothing to test says so, with no NaN statistic."""
+    if not math.isfinite(test.statistic):
+        return f"  {test.name}: nothing to test, {test.detail}"
+    return (
+        f"  {test.name}: statistic {test.statistic:.2f}, p = {format_p(test.p_value)} "
+        f"({test.method}); {test.detail}"
+    )
+
+
 def _fit_lines(report: FitReport) -> list[str]:
     est = report.estimate
     lines = [
+        *fit_summary(report),
+        "",
         f"{report.presses} presses from {', '.join(report.data.labels)}",
         "",
         f"P(count = k) with simultaneous 95 % intervals ({est.method}):",
@@ -323,6 +375,7 @@ def run_fit(args: argparse.Namespace) -> int:
                 est.high,
                 analyse(report.profile).probabilities,
                 target_label=f"fitted {report.profile.kind} profile",
+                tail_high=est.tail_high,
             ),
         )
         print(f"plot written to {args.plot}")
@@ -376,10 +429,10 @@ def run_compare(args: argparse.Namespace) -> int:
 def _plot_comparison(path: str, result: Comparison) -> None:
     """A's bars (with simultaneous intervals when A is a session) against B's diamonds."""
     width = max(len(result.a.cells), len(result.b.cells))
-    low = high = None
+    low = high = tail_high = None
     if result.a.is_session:
         est = estimate(np.repeat(np.arange(len(result.a.cells)), result.a.cells.astype(np.int64)))
-        low, high = est.low, est.high
+        low, high, tail_high = est.low, est.high, est.tail_high
     plot_distribution(
         path,
         f"{result.a.label} vs {result.b.label}",
@@ -389,12 +442,18 @@ def _plot_comparison(path: str, result: Comparison) -> None:
         result.b.distribution(width),
         label=result.a.label,
         target_label=result.b.label,
+        tail_high=tail_high,
     )
 
 
 def _compare_lines(result: Comparison) -> list[str]:
     width = max(len(result.a.cells), len(result.b.cells))
-    lines = [f"A = {result.a.label}   B = {result.b.label}   (bars = A, {TARGET} = B)"]
+    lines = [
+        f"A = {result.a.label}   B = {result.b.label}",
+        *compare_summary(result),
+        "",
+        f"(bars = A, {TARGET} = B)",
+    ]
     lines += histogram(
         range(width),
         result.a.distribution(width),
@@ -442,11 +501,13 @@ def run_plan(args: argparse.Namespace) -> int:
         raise ConfigError(
             f"--precision {args.precision}: expected a number between 0 and 0.5, e.g. 0.05"
         )
+    like: str | None = None
     if args.profile:
         profile = load_profile(args.profile)
         guess = analyse(profile).probabilities
         cells = int(np.flatnonzero(guess > 0).max()) + 1
         needed = presses_needed(args.precision, guess)
+        like = profile.name
         basis = f"if the launcher behaves like {profile.name}"
         runs = "at least 95 % of sessions"
     else:
@@ -455,17 +516,15 @@ def run_plan(args: argparse.Namespace) -> int:
         cells, needed = args.counts, presses_needed(args.precision, None, cells=args.counts)
         basis = f"for any launcher whose counts stay within 0-{args.counts - 1}"
         runs = "every session"
+    summary = plan_summary(needed, args.precision, _duration(needed * 5), like)
     if args.json:
-        print(json.dumps(plan_json(args.precision, needed, cells, basis, runs), indent=2))
+        print(json.dumps(plan_json(args.precision, needed, cells, basis, runs, summary), indent=2))
         return 0
+    print("\n".join(summary))
     print(
-        f"{needed} presses: {basis}, the simultaneous 95 % interval of every P(count = k) "
-        f"that `calibrate fit` prints, and its bound for counts never seen, will have a "
-        f"half-width (high - low) / 2 of at most {args.precision:g} in {runs} ({METHOD})."
-    )
-    print(
-        f"At one press every 5 seconds that is about {_duration(needed * 5)}; "
-        "sessions can be split and resumed (record --resume) or pooled (fit A B C)."
+        f"\nIn detail: {needed} presses; {basis}, the simultaneous 95 % interval of every "
+        f"P(count = k) that `calibrate fit` prints, and its bound for counts never seen, will "
+        f"have a half-width (high - low) / 2 of at most {args.precision:g} in {runs} ({METHOD})."
     )
     if needed > PRACTICAL_PRESSES:
         print(
@@ -509,6 +568,11 @@ def _register_tune(actions: Any) -> None:
     )
     tune_parser.add_argument("--seed", type=int, default=0)
     tune_parser.add_argument(
+        "--write-config",
+        action="store_true",
+        help="write the new ms_per_card into the config it belongs in (the old file kept as .bak)",
+    )
+    tune_parser.add_argument(
         "--plot", metavar="FILE.png", help="draw measured vs target (needs matplotlib)"
     )
     add_force_argument(tune_parser)
@@ -530,7 +594,9 @@ def run_tune(args: argparse.Namespace) -> int:
         raise ConfigError("--probe-repeats and --verify-presses must be at least 1")
     check_plot(args.plot, force=args.force, inputs=[args.target, args.session])
     target = load_profile(args.target)
-    with open_launcher(args.launcher, default_seed=args.seed) as launcher:
+    spec = resolve_spec(args.launcher)
+    tuned_line(spec, 0.0)  # a config that names another launcher is refused before any motor runs
+    with open_launcher(spec, default_seed=args.seed) as launcher:
         result = tune(
             launcher,
             target,
@@ -541,6 +607,7 @@ def run_tune(args: argparse.Namespace) -> int:
             progress=print,
         )
     print("\n".join(_tune_lines(result, target.name)))
+    _keep_setting(tuned_line(spec, result.ms_per_card), write=args.write_config)
     if args.plot:
         write_plot(
             args.plot,
@@ -554,6 +621,17 @@ def run_tune(args: argparse.Namespace) -> int:
         )
         print(f"plot written to {args.plot}")
     return 0
+
+
+def _keep_setting(setting: ConfigLine, *, write: bool) -> None:
+    """Say which line keeps the new setting, and where; with ``--write-config`` write it."""
+    print(f"to keep it, this line goes in {setting.path}:\n  {setting.line}")
+    if not write:
+        print("  (or run again with --write-config to write it there)")
+        return
+    backup = setting.write()
+    kept = f"; the old file is kept as {backup}" if backup else ""
+    print(f"written to {setting.path}{kept}")
 
 
 def _tune_lines(result: TuneResult, target: str) -> list[str]:

@@ -49,7 +49,7 @@ SETTINGS = (
         "sim:// (a draw pile for classic and pocket)",
         "launcher spec every command uses",
     ),
-    Setting("seats", "UNO_ATTACK_SEATS", "--seats", "you,bot:greedy", "`play` seats"),
+    Setting("seats", "UNO_ATTACK_SEATS", "--seats", "You,bot:greedy,bot:random", "`play` seats"),
     Setting(
         "profile",
         "UNO_ATTACK_PROFILE",

@@ -144,22 +144,44 @@ def run(args: argparse.Namespace) -> int:
         if args.log:
             temporary = stack.enter_context(atomic_path(args.log, secret=True))  # every hand
             log = stack.enter_context(temporary.open("w", encoding="utf-8"))
-        summary = _play(config, args.workers, log)
+        summary, stopped = _play(config, args.workers, log)
+        if stopped and not summary["games"]:
+            raise KeyboardInterrupt  # nothing finished: no log at all, the temporary goes
+    if stopped:
+        kept = f"; {args.log} keeps all {summary['games']} of them" if args.log else ""
+        print(
+            f"\ninterrupted: {summary['games']} of {config.games} games finished{kept}; "
+            "the summary below is of those games",
+            file=sys.stderr,
+            flush=True,
+        )
     print(json.dumps(summary) if args.json else format_summary(summary))
-    return 0
+    return 130 if stopped else 0
 
 
-def _play(config: SimConfig, workers: int, log: IO[str] | None) -> dict[str, Any]:
-    from game.simulate import GameResult, simulate
+def _play(config: SimConfig, workers: int, log: IO[str] | None) -> tuple[dict[str, Any], bool]:
+    """Every game's summary, and whether Ctrl-C stopped the run (then: the games finished).
 
+    Each finished game's log is written whole and flushed as it arrives, so Ctrl-C
+    keeps every finished game in the log and loses only the ones being played.
+    """
+    from game.simulate import run as play_games
+    from game.simulate import summarize, validate
+
+    validate(config)
     progress = _Progress(config.games, sys.stderr)
-
-    def on_result(result: GameResult) -> None:
-        if log is not None:
-            log.write(result.log)  # the game's JSON Lines, written by the worker that played it
-        progress.step()
-
-    return simulate(config, workers=workers, on_result=on_result)
+    results = []
+    try:
+        for result in play_games(config, workers):
+            if log is not None:
+                log.write(result.log)  # the game's JSON Lines, written by the worker that played it
+                log.flush()
+            progress.step()
+            result.events, result.log = [], ""  # the summary needs neither; free them now
+            results.append(result)
+    except KeyboardInterrupt:
+        return summarize(config, results), True
+    return summarize(config, results), False
 
 
 def _warn_if_real_time(spec: str | None) -> None:

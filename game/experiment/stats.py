@@ -98,7 +98,11 @@ def _r(x: float) -> float:
 
 
 def mean_ci(values: Sequence[float]) -> Estimate:
-    """Mean ± 1.96 standard errors (no interval from fewer than 2 values)."""
+    """Mean ± 1.96 standard errors, cut at 0 (no interval from fewer than 2 values).
+
+    Every quantity summarised is a count or a time, never negative: an interval
+    like "hits / round 25.1 [-1.2, 51.4]" from two games is cut to [0, 51.4].
+    """
     n = len(values)
     if n == 0:
         return Estimate(math.nan, math.nan, math.nan)
@@ -107,14 +111,14 @@ def mean_ci(values: Sequence[float]) -> Estimate:
         return Estimate(_r(mean), math.nan, math.nan)
     var = math.fsum((v - mean) ** 2 for v in values) / (n - 1)
     half = Z95 * math.sqrt(var / n)
-    return Estimate(_r(mean), _r(mean - half), _r(mean + half))
+    return Estimate(_r(mean), _r(max(0.0, mean - half)), _r(mean + half))
 
 
 def ratio_ci(
     numerators: Sequence[float], denominators: Sequence[float], *, share: bool = False
 ) -> Estimate:
-    """sum(x)/sum(n) over games, SE by linearisation (games are the unit); a share is clipped
-    to [0, 1]."""
+    """sum(x)/sum(n) over games, SE by linearisation (games are the unit), cut at 0 like
+    :func:`mean_ci`; a share is clipped to [0, 1]."""
     total = math.fsum(denominators)
     g = len(numerators)
     if total == 0 or g == 0:
@@ -125,9 +129,9 @@ def ratio_ci(
     mean_n = total / g
     resid = [x - ratio * n for x, n in zip(numerators, denominators, strict=True)]
     se = math.sqrt(math.fsum(r * r for r in resid) / (g * (g - 1))) / mean_n
-    low, high = ratio - Z95 * se, ratio + Z95 * se
+    low, high = max(0.0, ratio - Z95 * se), ratio + Z95 * se
     if share:
-        low, high = max(0.0, low), min(1.0, high)
+        high = min(1.0, high)
     return Estimate(_r(ratio), _r(low), _r(high))
 
 
@@ -264,7 +268,8 @@ def format_report(summary: dict[str, Any]) -> str:
             ),
             ("seat win rates", " ".join(est(s, percent=True) for s in cell["seat_win_rate"])),
         ]
-        for bot, data in cell["bot_win_rate"].items():
+        bots = cell["bot_win_rate"]
+        for bot, data in bots.items() if len(bots) > 1 else ():  # one bot everywhere wins 100 %
             rows.append(
                 (
                     f"bot {bot} wins",

@@ -80,6 +80,11 @@ class SessionData:
     def fired(self) -> npt.NDArray[np.bool_]:
         return self.counts > 0
 
+    @property
+    def cap(self) -> int:
+        """The largest count a press could physically give: the fullest hopper seen."""
+        return max(int(self.loads.max()), int(self.counts.max()))
+
 
 @dataclass
 class FitReport:
@@ -97,6 +102,8 @@ class FitReport:
     firing: Estimate
     profile: Profile
     notes: list[str] = field(default_factory=list)
+    #: The fitted profile's long-run mean (``profile show`` prints the same figure).
+    profile_mean: float = float("nan")
 
     @property
     def presses(self) -> int:
@@ -143,13 +150,15 @@ def fit_sessions(
         independence=checks,
         independent=looks_independent(checks),
         load=loads,
-        counts=count_models(data.counts) if enough else count_models(data.counts)[:1],
+        counts=count_models(data.counts, cap=data.cap)
+        if enough
+        else count_models(data.counts, cap=data.cap)[:1],
         structures=structures,
         structure=structure,
         firing=firing,
         profile=IIDProfile(name, "", "", (1.0,)),
     )
-    report.profile = build_profile(report, name)
+    report.profile, report.profile_mean = build_profile(report, name)
     report.notes = _notes(report)
     return report
 
@@ -212,12 +221,35 @@ def _notes(report: FitReport) -> list[str]:
         )
     if any(r.p_value < 0.05 for r in report.load):
         notes.append("Output seems to depend on how many cards are loaded (see the load checks).")
+    mean_note = _mean_note(report)
+    if mean_note:
+        notes.append(mean_note)
     if MIN_PROFILE_PRESSES <= report.presses < 100:
         notes.append(
             f"Only {report.presses} presses: intervals are wide; "
             "`calibrate plan` says how many you need."
         )
     return notes
+
+
+#: A profile mean this far (relative) from the session's is worth a note even inside its interval.
+MEAN_GAP = 0.05
+
+
+def _mean_note(report: FitReport) -> str:
+    """Say so when the profile's mean is not the session's (outside its interval, or 5 % off)."""
+    fitted, seen = report.profile_mean, report.mean
+    if report.presses < MIN_PROFILE_PRESSES or fitted != fitted:
+        return ""
+    outside = not seen.low <= fitted <= seen.high
+    if not outside and abs(fitted - seen.mean) <= MEAN_GAP * max(seen.mean, 0.1):
+        return ""
+    where = "outside" if outside else "inside"
+    return (
+        f"The fitted profile's mean, {fitted:.3f} cards per press, differs from the session's "
+        f"{seen.mean:.3f} [{seen.low:.3f}, {seen.high:.3f}] ({where} its 95 % interval): "
+        f"the {report.profile.kind} model describes these presses only roughly."
+    )
 
 
 # -- building the profile -----------------------------------------------------------------
@@ -237,15 +269,19 @@ def _source(report: FitReport) -> str:
 def _firing_probabilities(report: FitReport) -> tuple[float, ...]:
     """Cards per firing press (P(0) = 0), with the tail of :func:`with_tail` from 1 up."""
     fired = int(report.data.fired.sum())
-    tail = with_tail(report.firing.probabilities, fired, _cap(report), first=1)
+    tail = with_tail(report.firing.probabilities, fired, report.data.cap, first=1)
     return (0.0, *tail)
 
 
-def build_profile(report: FitReport, name: str) -> Profile:
-    """The profile of the best structure (AIC) with the best count model (AIC), with a tail.
+def build_profile(report: FitReport, name: str) -> tuple[Profile, float]:
+    """The profile of the best structure (AIC) with the best count model (AIC), and its mean.
 
-    Every count from 0 up to the largest load seen stays possible (:func:`with_tail`),
-    and the description's figures come from :func:`launcher.analysis.analyse` of
+    Every count from 0 up to the largest load seen stays possible: a parametric
+    model keeps its own tail, cut at the hopper
+    (:func:`~launcher.calibration.models.truncated_pmf`), and the empirical
+    shares get :func:`with_tail`. The unseen-count tail is never added on top of
+    a parametric model's own (that made a bump past the counts seen and raised
+    the mean). The description's figures come from :func:`launcher.analysis.analyse` of
     the profile itself -- the same numbers ``profile show`` prints.
     """
     common: dict[str, Any] = {"name": name, "source": _source(report), "description": ""}
@@ -256,8 +292,9 @@ def build_profile(report: FitReport, name: str) -> Profile:
     }
     made = builder.get(report.structure, lambda r, c: None)(report, common)
     if made is None:
-        pmf = with_tail(report.counts[0].pmf, report.presses, _cap(report))
-        made = IIDProfile(**common, probabilities=pmf)
+        best = report.counts[0]
+        pmf = best.pmf if best.parametric else with_tail(best.pmf, report.presses, report.data.cap)
+        made = IIDProfile(**common, probabilities=_normalised(list(pmf)))
     result = analyse(made)
     description = (
         f"Fitted: mean {result.mean:.3f} cards per press, P(nothing) {result.p_nothing:.3f}; "
@@ -265,12 +302,11 @@ def build_profile(report: FitReport, name: str) -> Profile:
         f"(P <= {report.estimate.tail_high:.3f} at 95 %) and keep a small tail probability."
         + made.description
     )
-    return replace(made, description=description)
+    return replace(made, description=description), result.mean
 
 
 def _cap(report: FitReport) -> int:
-    """The largest count a press could physically give: the fullest hopper seen."""
-    return max(int(report.data.loads.max()), int(report.data.counts.max()))
+    return report.data.cap
 
 
 def with_tail(pmf: npt.ArrayLike, presses: int, cap: int, first: int = 0) -> tuple[float, ...]:
@@ -344,7 +380,7 @@ def _load_profile(report: FitReport, common: dict[str, Any]) -> Profile | None:
     for index, start in enumerate(starts):
         cells = np.bincount(report.data.counts[band == index], minlength=width).astype(float)
         if cells.sum():
-            pmf = with_tail(_normalised(list(cells)), int(cells.sum()), _cap(report))
+            pmf = with_tail(_normalised(list(cells)), int(cells.sum()), report.data.cap)
             bands.append(LoadBand(int(start) if bands else 0, pmf))
     if len(bands) < 2:
         return None

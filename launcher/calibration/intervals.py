@@ -26,13 +26,13 @@ per-interval ``level``:
   which all their intervals hold at once in ``1 - SHARE * alpha`` of them: a
   simulated critical value of the smallest tail (a smoothed parametric bootstrap of
   the max-type statistic). :data:`SHARE` (0.75) is calibrated on four presets by a
-  sweep over sessions not used for the figures of docs/calibration.md (section 9).
+  sweep over sessions not used for the figures of docs/calibration-methods.md (section 9).
 * The level never goes below :data:`FLOOR_SHARE` (0.75) of Bonferroni's
   ``alpha / shares`` (counts shown + the tail + one spare share), and ``plan``
   plans at that floor with the widest interval any tie-break gives, so its
   promise still holds.
 
-Measured by ``bench/calibration_study.py`` (docs/calibration.md, section 9).
+Measured by ``bench/calibration_study.py`` (docs/calibration-methods.md, section 9).
 Goodman's large-sample intervals cover only 87-94 % where data are thin.
 
 **The mean** gets Hall's (1992) skewness-corrected t interval, cut at 0: counts are
@@ -62,23 +62,15 @@ from launcher.calibration._scipy import special, stats
 FloatArray = npt.NDArray[np.float64]
 #: How each interval splits the probability of the observed count (see :func:`tie_breaks`).
 TIES = ("randomized", "mid-p")
+#: Short names of the interval methods, as reports print them; docs/calibration-methods.md
+#: section 4 says what each does (a simulated simultaneous level, never below 0.75 of
+#: Bonferroni's; tie-breaks seeded by the counts).
 METHODS = {
-    "randomized": (
-        "randomized Clopper-Pearson (tie-breaks seeded by the counts) at a simultaneous level "
-        "set by a seeded simulated critical value from smoothed shares, never below 0.75 of "
-        "Bonferroni's (joint coverage 95-97 %)"
-    ),
-    "mid-p": (
-        "mid-p Clopper-Pearson at a simultaneous level set by a seeded simulated critical "
-        "value from smoothed shares, never below 0.75 of Bonferroni's (joint coverage "
-        "95-98 %: steps of a discrete statistic)"
-    ),
+    "randomized": "randomized Clopper-Pearson, simultaneous; joint coverage 95-97 %",
+    "mid-p": "mid-p Clopper-Pearson, simultaneous; joint coverage 95-98 %",
 }
 METHOD = METHODS["randomized"]
-MEAN_METHOD = (
-    "Hall's skewness-corrected t at 96 % for a 95 % interval, cut at 0 because counts "
-    "are never negative"
-)
+MEAN_METHOD = "Hall's skewness-corrected t, cut at 0"
 #: The mean's interval spends this share of the error rate (0.8: 96 % for a 95 % interval).
 MEAN_MISS_SHARE = 0.8
 #: Simulated sessions behind :func:`simultaneous_level`, and their fixed seed (same data,

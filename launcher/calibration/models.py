@@ -29,6 +29,9 @@ from launcher.calibration._scipy import optimize, stats
 FloatArray = npt.NDArray[np.float64]
 IntArray = npt.NDArray[np.int64]
 TAIL = 1e-4
+#: The least probability a fitted model gives any count up to the hopper size: never an
+#: impossibility (``compare`` would call a later count impossible), never a bump.
+FLOOR = 1e-300
 
 
 @dataclass(frozen=True)
@@ -41,6 +44,15 @@ class ModelFit:
     observations: int
     pmf: FloatArray = field(default_factory=lambda: np.zeros(0))
     detail: str = ""
+
+    @property
+    def parametric(self) -> bool:
+        """A fitted law (its pmf already covers every count up to the hopper size)."""
+        return self.name != "empirical"
+
+    @property
+    def mean(self) -> float:
+        return float(np.arange(len(self.pmf)) @ self.pmf)
 
     @property
     def aic(self) -> float:
@@ -96,10 +108,33 @@ _PARAMETRIC: dict[str, tuple[Callable[[IntArray, FloatArray], FloatArray], int]]
 }
 
 
-def _fit_parametric(name: str, data: IntArray) -> ModelFit | None:
-    logpmf, size = _PARAMETRIC[name]
+def _starts(name: str, data: IntArray) -> list[list[float]]:
+    """Where the optimiser starts: a plain guess, and one from the moments and the zeros.
+
+    One start alone can stall (a zero-inflated Poisson started at half zeros
+    stopped at a mean of 3.1 for data of mean 5.1); the better optimum wins.
+    """
     mean = max(float(data.mean()), 1e-3)
-    start = {1: [math.log(mean)], 2: [0.0, math.log(mean)], 3: [0.0, 0.0, math.log(mean)]}[size]
+    spread = float(data.var())
+    size = mean**2 / (spread - mean) if spread > mean * 1.01 else 1e3
+    zeros = float(np.mean(data == 0))
+    inflation = float(
+        np.clip((zeros - math.exp(-mean)) / max(1 - math.exp(-mean), 1e-9), 0.01, 0.95)
+    )
+    logit = math.log(inflation / (1 - inflation))
+    positive = math.log(mean / (1 - inflation))
+    plain = {1: [math.log(mean)], 2: [0.0, math.log(mean)], 3: [0.0, 0.0, math.log(mean)]}
+    moments = {
+        "Poisson": [math.log(mean)],
+        "zero-inflated Poisson": [logit, positive],
+        "negative binomial": [math.log(size), math.log(mean)],
+        "zero-inflated negative binomial": [logit, math.log(size), positive],
+    }
+    return [plain[_PARAMETRIC[name][1]], moments[name]]
+
+
+def _fit_parametric(name: str, data: IntArray, cap: int | None) -> ModelFit | None:
+    logpmf, size = _PARAMETRIC[name]
     values, weights = np.unique(data, return_counts=True)
 
     def negative(params: FloatArray) -> float:
@@ -109,29 +144,51 @@ def _fit_parametric(name: str, data: IntArray) -> ModelFit | None:
     bounds = {1: [(-10, 5)], 2: [(-10, 10), (-10, 5)], 3: [(-20, 20), (-10, 10), (-10, 5)]}[size]
     if name == "zero-inflated Poisson":
         bounds = [(-20, 20), (-10, 5)]
-    result = optimize.minimize(
-        negative,
-        np.array(start, dtype=float),
-        method="Nelder-Mead",
-        bounds=bounds,
-        options={"maxiter": 2000, "xatol": 1e-5, "fatol": 1e-7},
-    )
+    results = [
+        optimize.minimize(
+            negative,
+            np.clip(start, [b[0] for b in bounds], [b[1] for b in bounds]),
+            method="Nelder-Mead",
+            bounds=bounds,
+            options={"maxiter": 2000, "xatol": 1e-5, "fatol": 1e-7},
+        )
+        for start in _starts(name, data)
+    ]
+    result = min(results, key=lambda r: r.fun if np.isfinite(r.fun) else math.inf)
     if not np.isfinite(result.fun):
         return None
-    top = int(data.max())
-    grid = np.arange(0, 200)
-    pmf = np.exp(logpmf(grid, result.x))
-    keep = max(top + 1, int(np.searchsorted(np.cumsum(pmf), 1 - TAIL)) + 1)
-    pmf = pmf[:keep] / pmf[:keep].sum()
-    return ModelFit(name, -float(result.fun), size, len(data), pmf.astype(float))
+    pmf = truncated_pmf(lambda k: np.exp(logpmf(k, result.x)), int(data.max()), cap)
+    return ModelFit(name, -float(result.fun), size, len(data), pmf)
 
 
-def count_models(values: npt.ArrayLike) -> list[ModelFit]:
-    """Every candidate count model fitted to ``values``, best AIC first."""
+def truncated_pmf(law: Callable[[IntArray], FloatArray], top: int, cap: int | None) -> FloatArray:
+    """The law's P(k) for k = 0..cap, renormalised: the model given that the hopper held ``cap``.
+
+    The law's own tail is kept count by count (so past its mode the pmf only
+    falls) and what lies beyond the hopper is shared out in proportion, never
+    piled on one count. Each P(k) is at least :data:`FLOOR`, so every count up
+    to ``cap`` stays possible. With ``cap`` None the pmf stops where the law's
+    mass above is below :data:`TAIL` (at least at ``top``, the largest count seen).
+    """
+    if cap is None:
+        grid = np.arange(0, max(200, top + 1))
+        cumulative = np.cumsum(law(grid))
+        cap = max(top, int(np.searchsorted(cumulative, 1 - TAIL)))
+    pmf = np.asarray(law(np.arange(0, max(cap, top) + 1)), dtype=float)
+    pmf = np.maximum(pmf / pmf.sum(), FLOOR)
+    return pmf / pmf.sum()
+
+
+def count_models(values: npt.ArrayLike, *, cap: int | None = None) -> list[ModelFit]:
+    """Every candidate count model fitted to ``values``, best AIC first.
+
+    ``cap`` is the largest count a press could give (the fullest hopper): each
+    parametric model's pmf then runs from 0 to ``cap`` (:func:`truncated_pmf`).
+    """
     data = np.asarray(values, dtype=np.int64)
     fits = [_categorical(data)]
     if data.any():
-        fits += [f for name in _PARAMETRIC if (f := _fit_parametric(name, data)) is not None]
+        fits += [f for name in _PARAMETRIC if (f := _fit_parametric(name, data, cap)) is not None]
     return sorted(fits, key=lambda f: f.aic)
 
 

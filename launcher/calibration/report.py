@@ -2,7 +2,7 @@
 
 One JSON object per command, with the same figures as the text report (never
 recomputed differently), ``schema`` for forward compatibility, and NaN or
-infinity written as ``null`` so any JSON parser reads it. docs/calibration.md
+infinity written as ``null`` so any JSON parser reads it. docs/calibration-methods.md
 lists the fields.
 """
 
@@ -17,6 +17,7 @@ from launcher.calibration.compare import Comparison
 from launcher.calibration.fit import FitReport, missing_statistics
 from launcher.calibration.independence import TestResult
 from launcher.calibration.intervals import MEAN_METHOD, METHOD
+from launcher.calibration.plain import compare_summary, fit_summary
 from launcher.profiles import profile_to_dict
 
 REPORT_SCHEMA = 1
@@ -41,6 +42,7 @@ def fit_json(report: FitReport) -> dict[str, Any]:
     return {
         "schema": REPORT_SCHEMA,
         "report": "fit",
+        "summary": fit_summary(report),
         "presses": report.presses,
         "sessions": list(report.data.labels),
         "confidence": est.confidence,
@@ -67,6 +69,7 @@ def fit_json(report: FitReport) -> dict[str, Any]:
         ],
         "structure": report.structure,
         "profile": profile_to_dict(report.profile),
+        "profile_mean": _number(report.profile_mean),
         "not_computed": missing_statistics(report.presses),
         "notes": report.notes,
     }
@@ -77,6 +80,7 @@ def compare_json(result: Comparison) -> dict[str, Any]:
     return {
         "schema": REPORT_SCHEMA,
         "report": "compare",
+        "summary": compare_summary(result),
         "a": {"label": result.a.label, "is_session": result.a.is_session},
         "b": {"label": result.b.label, "is_session": result.b.is_session},
         "distribution_a": [float(v) for v in result.a.distribution(width)],
@@ -94,10 +98,13 @@ def compare_json(result: Comparison) -> dict[str, Any]:
     }
 
 
-def plan_json(precision: float, presses: int, cells: int, basis: str, runs: str) -> dict[str, Any]:
+def plan_json(
+    precision: float, presses: int, cells: int, basis: str, runs: str, summary: list[str]
+) -> dict[str, Any]:
     return {
         "schema": REPORT_SCHEMA,
         "report": "plan",
+        "summary": summary,
         "presses": int(np.int64(presses)),
         "precision": precision,
         "counts": cells,

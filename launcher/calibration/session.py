@@ -282,6 +282,8 @@ class SessionWriter:
     def __init__(self, handle: IO[str], *, durable: bool = True) -> None:
         self._handle = handle
         self._durable = durable
+        #: File size before each press appended by this writer: what :meth:`remove_last` cuts to.
+        self._starts: list[int] = []
 
     @classmethod
     def create(cls, path: str | Path, header: SessionHeader) -> SessionWriter:
@@ -322,7 +324,24 @@ class SessionWriter:
             raise SessionError(f"{session.path}: cannot resume ({error.strerror})") from None
 
     def append(self, press: Press) -> None:
+        self._handle.flush()
+        self._starts.append(self._handle.seek(0, os.SEEK_END))
         self._write(press.to_json())
+
+    def remove_last(self) -> bool:
+        """Cut the last press this writer appended off the file (an undo); False if there is none.
+
+        Only presses of this run can be removed: the file before it (a resumed
+        session's earlier presses) is never touched.
+        """
+        if not self._starts:
+            return False
+        self._handle.flush()
+        self._handle.seek(self._starts.pop())  # a handle opened "x" writes where it stands
+        self._handle.truncate()
+        if self._durable:
+            os.fsync(self._handle.fileno())
+        return True
 
     def _write(self, record: dict[str, Any]) -> None:
         self._handle.write(json.dumps(record) + "\n")

@@ -170,6 +170,11 @@ def profile_from_dict(data: dict[str, Any], where: str) -> Profile:
             f"{where}: field schema is {data.get('schema')!r}, expected {SCHEMA_VERSION}"
         )
     kind = data.get("kind")
+    if kind is None:
+        raise ProfileError(
+            f'{where}: field kind is missing; add a line kind = "iid" (or '
+            f"{', '.join(repr(k) for k in _BUILDERS if k != 'iid')})"
+        )
     if kind not in _BUILDERS:
         raise ProfileError(
             f"{where}: field kind is {kind!r}, expected one of {', '.join(_BUILDERS)}"

@@ -7,6 +7,7 @@ record --resume`` itself, in a subprocess. The page must follow both without a r
 
 from __future__ import annotations
 
+import re
 import subprocess
 import sys
 from collections.abc import Callable
@@ -74,3 +75,45 @@ def test_the_calibration_page_follows_a_recording_and_shows_the_fitted_profile(
     assert shown == {count: counts.count(count) for count in range(max(counts) + 1)}
     assert "kind = " in (page.text_content("#profile-toml") or "")
     screenshot(page, "calibration-done")
+
+
+def _record_link(server: Server) -> str:
+    """The phone-recording link the server printed (its host token), with the test's address."""
+    found = re.search(r"record from a phone: \S+(/calibration/record/\S+)", server.log())
+    assert found, server.log()
+    return server.url + found.group(1)
+
+
+def test_a_phone_records_a_session_with_big_buttons_and_an_undo(
+    serve: Callable[..., Server],
+    phones: Callable[..., Any],
+    tmp_path: Path,
+    screenshot: Callable[..., None],
+) -> None:
+    session = tmp_path / "phone.jsonl"
+    server = serve("--calibration", str(session), journal=False)
+    page = phones()
+    page.goto(_record_link(server))
+    page.wait_for_selector("#record:not(.hidden)")
+    page.click("#reloaded")
+    page.wait_for_function(
+        "() => document.getElementById('record-prompt').textContent.includes('Press 1 (90')"
+    )
+    page.click("#digits button[data-count='3']")
+    page.wait_for_function(SHOWS, arg=1)  # the live chart follows the file the taps wrote
+    page.fill("#more-count", "95")  # more than the 87 cards left: refused, nothing written
+    page.click("#more button")
+    page.wait_for_function("() => document.body.dataset.tally === 'refused'")
+    assert "only 87 cards are loaded" in page.inner_text("#record-message")
+    page.fill("#more-count", "12")
+    page.click("#more button")
+    page.wait_for_function(SHOWS, arg=2)
+    page.click("#undo")
+    page.wait_for_function(SHOWS, arg=1)
+    assert "undone: press 2 (12 card(s))" in page.inner_text("#record-message")
+    page.click("#digits button[data-count='0']")
+    page.wait_for_function(SHOWS, arg=2)
+    screenshot(page, "calibration-phone")
+    presses = read_session(session).presses
+    assert [(p.count, p.loaded) for p in presses] == [(3, 90), (0, 87)]
+    assert page.locator("#histogram svg text.y-tick").count() >= 3  # the chart's y axis

@@ -45,6 +45,51 @@
     }
   }
 
+  // Recording from a phone: /calibration/record/TOKEN shows buttons that POST each tap.
+  const recordAt = location.pathname.startsWith("/calibration/record/") ? location.pathname + "/action" : null;
+
+  function showTally(answer) {
+    const tally = answer.tally;
+    const message = $("record-message");
+    message.textContent = answer.message || "";
+    message.classList.toggle("refused", answer.ok === false);
+    document.body.dataset.tally = answer.ok === false ? "refused" : "ok";
+    if (!tally) {
+      $("record-prompt").textContent = "Load the hopper, then tap Loaded.";
+      $("reloaded").classList.remove("hidden");
+      return;
+    }
+    $("reloaded").classList.toggle("hidden", !tally.awaiting_reload);
+    $("digits").classList.toggle("hidden", tally.awaiting_reload);
+    $("more").classList.toggle("hidden", tally.awaiting_reload);
+    $("record-prompt").textContent = tally.awaiting_reload
+      ? "Load the hopper so it holds " + tally.cards_loaded + " cards, close the cover, then tap Loaded."
+      : "Press " + tally.next + " (" + tally.loaded + " cards loaded): press the launcher once, then tap how many cards came out.";
+  }
+
+  async function act(body) {
+    const response = await fetch(recordAt, {method: "POST", headers: {"Content-Type": "application/json"}, body: JSON.stringify(body)});
+    showTally(response.ok ? await response.json() : {ok: false, message: await response.text()});
+  }
+
+  if (recordAt) {
+    $("record").classList.remove("hidden");
+    for (let k = 0; k <= 9; k++) {
+      const button = el("button", {type: "button", "data-count": String(k)}, String(k));
+      button.addEventListener("click", () => act({action: "press", count: k}));
+      $("digits").append(button);
+    }
+    $("more").addEventListener("submit", (event) => {
+      event.preventDefault();
+      const typed = $("more-count").value.trim();
+      act({action: "press", count: /^\d+$/.test(typed) ? Number(typed) : typed});
+      $("more-count").value = "";
+    });
+    $("undo").addEventListener("click", () => act({action: "undo"}));
+    $("reloaded").addEventListener("click", () => act({action: "reloaded"}));
+    act({action: "state"});
+  }
+
   const source = new EventSource("/calibration/events");
   source.onopen = () => { $("connection").textContent = "connected"; };
   source.onerror = () => { $("connection").textContent = "reconnecting…"; };
