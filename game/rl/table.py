@@ -86,6 +86,17 @@ class TableSpec:
         return _static(self)[2]
 
     @property
+    def observation_size(self) -> int:
+        """The length of :meth:`Table.observation_tensor`."""
+        faces, n = len(self.actions.cards), self.players
+        return 3 * faces + len(COLORS) + 4 * n + len(_DECISIONS) + 3
+
+    @property
+    def information_state_size(self) -> int:
+        """The length of :meth:`Table.information_state_tensor`."""
+        return self.observation_size + self.players * len(self.actions.cards)
+
+    @property
     def max_length(self) -> int:
         """A bound on the player moves of a round (``round_turn_limit`` turns, each bounded)."""
         turns = int(self.rules.options["round_turn_limit"]) or _INT_MAX
@@ -109,6 +120,7 @@ class Table:
         self.spec = spec
         self.seed = seed
         self.game = Game.new(spec.rules, spec.players, seed=seed, presses=False)
+        self.game._chance = _fast_copy(self.game.chance)
         self.press = compat.PressState()
         #: Seats that waited in the current offer of out-of-turn moves.
         self.declined: set[int] = set()
@@ -213,13 +225,6 @@ class Table:
         """
         order = [(seat + i) % self.players for i in range(self.players)]
         return np.concatenate([*self._observation_parts(seat, private), self.played[order].ravel()])
-
-    def observation_size(self) -> int:
-        faces, n = len(self.actions.cards), self.players
-        return 3 * faces + len(COLORS) + 4 * n + len(_DECISIONS) + 3
-
-    def information_state_size(self) -> int:
-        return self.observation_size() + self.players * len(self.actions.cards)
 
     def _observation_parts(self, seat: int, private: bool) -> list[np.ndarray]:
         game, state, index = self.game, self.game.round, self.actions.card_index
@@ -370,9 +375,25 @@ class Table:
         for event in events[self._seen :]:
             if event["type"] == "play":
                 self.played[event["player"], index[event["card"]]] += 1
+            public = _token(event)
             for seat, view in enumerate(self.views):
-                view.append(_token(redact(event, seat)))
+                seen = redact(event, seat)
+                view.append(public if seen is event else _token(seen))
         self._seen = len(events)
+
+
+def _fast_copy(chance: Any) -> Any:
+    """The same stream in a source that deep-copies in one call (every clone copies it).
+
+    WORKAROUND: ``Game.copy`` deep-copies a ``random.Random`` element by element (625
+    words), the largest cost of an OpenSpiel clone; the search bot's source copies its
+    state at C speed and draws the same numbers.
+    """
+    from game.bots.search import _FastCopyRandom
+
+    twin = _FastCopyRandom(0)
+    twin.setstate(chance.getstate())
+    return twin
 
 
 def _token(event: Mapping[str, Any]) -> str:
