@@ -63,7 +63,7 @@ class UnoAttackEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         self.render_mode = render_mode
         self.possible_agents = [f"player_{seat}" for seat in range(spec.players)]
         self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
-        size = spec.actions.size
+        size = self._size = spec.actions.size
         self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
         observation = spaces.Box(-1.0, np.inf, (spec.information_state_size,), np.float32)
         self._observation_spaces = {
@@ -119,7 +119,7 @@ class UnoAttackEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         table, seat = self._table(), self._seat[agent]
-        mask = np.zeros(self.spec.actions.size, np.int8)
+        mask = np.zeros(self._size, np.int8)
         if seat == table.actor:
             mask[table.legal_actions()] = 1
         return {"observation": table.information_state_tensor(seat), "action_mask": mask}

@@ -28,9 +28,10 @@ from launcher.profiles import (
     Profile,
 )
 
+from game.moves import FiredMove
+
 if TYPE_CHECKING:
     from game.engine import Game
-    from game.moves import FiredMove
 
 
 @dataclass
@@ -66,10 +67,25 @@ def chance_outcomes(
     if profile is None:
         return [(fired(1 if loaded else 0), 1.0)]
     _sync_load(game, profile, press)
+    key = (id(profile), press.position, press.misses, min(loaded, profile.max_count + 1))
+    if isinstance(profile, LoadDependentProfile):
+        key += (id(profile.band_for(loaded)),)
+    outcomes = _OUTCOMES.get(key)
+    if outcomes is None:
+        outcomes = _OUTCOMES[key] = _capped(_wanted(profile, press, loaded), loaded)
+    return outcomes
+
+
+#: Outcome lists by (profile, its memory, load up to the profile's largest count); the
+#: profiles are the few loaded once per table spec, so this stays small.
+_OUTCOMES: dict[tuple[int, ...], list[tuple[FiredMove, float]]] = {}
+
+
+def _capped(wanted: tuple[float, ...], loaded: int) -> list[tuple[FiredMove, float]]:
     capped: dict[int, float] = {}
-    for wanted, p in enumerate(_wanted(profile, press, loaded)):
+    for count, p in enumerate(wanted):
         if p > 0:
-            out = min(wanted, loaded)
+            out = min(count, loaded)
             capped[out] = capped.get(out, 0.0) + p
     total = sum(capped.values())
     return [(fired(count), p / total) for count, p in sorted(capped.items())]

@@ -45,6 +45,7 @@ from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 CHANCE, TERMINAL = -1, -4
 _DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _DECISIONS = tuple(Decision)
+_DECISION_INDEX = {decision: i for i, decision in enumerate(_DECISIONS)}
 #: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
 _INT_MAX = 2**31 - 1
 
@@ -89,7 +90,7 @@ class TableSpec:
     def observation_size(self) -> int:
         """The length of :meth:`Table.observation_tensor`."""
         faces, n = len(self.actions.cards), self.players
-        return 3 * faces + len(COLORS) + 4 * n + len(_DECISIONS) + 3
+        return 2 * faces + len(COLORS) + 4 * n + len(_DECISIONS) + 3
 
     @property
     def information_state_size(self) -> int:
@@ -124,11 +125,17 @@ class Table:
         self.press = compat.PressState()
         #: Seats that waited in the current offer of out-of-turn moves.
         self.declined: set[int] = set()
-        #: Per seat, what it saw happen, one token per event or move (its information set).
+        self._actions = spec.actions
+        self._profile = spec.launcher_profile
+        self._sizes = spec.observation_size, spec.information_state_size
+        self._orders = [[(seat + i) % spec.players for i in range(spec.players)] for seat in range(spec.players)]
+        #: What happened, in order: the engine's events and the moves (actor, name, private).
+        self.log: list[dict[str, Any] | tuple[int | None, str, bool]] = []
+        #: Per seat, the log as it saw it, one token an entry (made when first asked for).
         self.views: list[list[str]] = [[] for _ in range(spec.players)]
-        faces = len(spec.actions.cards)
+        self._viewed = 0
         #: Per seat, the cards it played this round (public), by face.
-        self.played = np.zeros((spec.players, faces), np.float32)
+        self.played = np.zeros((spec.players, len(self._actions.cards)), np.float32)
         self._seen = 0
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
@@ -141,11 +148,11 @@ class Table:
     # -- the sequential view ------------------------------------------------------------
     @property
     def players(self) -> int:
-        return self.spec.players
+        return len(self._orders)
 
     @property
     def actions(self) -> ActionSpace:
-        return self.spec.actions
+        return self._actions
 
     def is_terminal(self) -> bool:
         return self.actor == TERMINAL
@@ -177,7 +184,7 @@ class Table:
             if action not in moves:
                 raise IllegalMove(f"action {action} is not legal for seat {actor} now")
             move = moves[action]
-            name = self.actions.names[action]
+            name = self._actions.names[action]
             if move is None:
                 self.declined.add(actor)
             else:
@@ -211,46 +218,48 @@ class Table:
     def information_state_string(self, seat: int, private: bool = True) -> str:
         """Everything ``seat`` has seen this round, in order (its information set)."""
         waited = ",".join(map(str, sorted(self.declined)))
-        view = " ".join(self.views[seat]) if private else ""
+        view = " ".join(self._view(seat)) if private else ""
         return f"{self.observation_string(seat, private)} waited:[{waited}] | {view}"
 
     def observation_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """A fixed-size float vector of :meth:`observation_string` (docs/rl.md, layout)."""
-        return np.concatenate(self._observation_parts(seat, private))
+        tensor = np.zeros(self._sizes[0], np.float32)
+        self._fill_observation(tensor, seat, private)
+        return tensor
 
     def information_state_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """The observation plus every seat's played cards this round (relative seats).
 
         A fixed-size summary of the information set; the string form is the exact one.
         """
-        order = [(seat + i) % self.players for i in range(self.players)]
-        return np.concatenate([*self._observation_parts(seat, private), self.played[order].ravel()])
+        size, total = self._sizes
+        tensor = np.zeros(total, np.float32)
+        self._fill_observation(tensor[:size], seat, private)
+        tensor[size:] = self.played[self._orders[seat]].ravel()
+        return tensor
 
-    def _observation_parts(self, seat: int, private: bool) -> list[np.ndarray]:
-        game, state, index = self.game, self.game.round, self.actions.card_index
-        faces, n = len(self.actions.cards), self.players
-        hand = np.zeros(faces, np.float32)
+    def _fill_observation(self, out: np.ndarray, seat: int, private: bool) -> None:
+        """Write the observation of ``seat`` into the zeroed ``out`` (layout: docs/rl.md)."""
+        game, state, index = self.game, self.game.round, self._actions.card_index
+        faces, n = len(self._actions.cards), self.players
         if private:
             for card in state.hands[seat]:
-                hand[index[card.code]] += 1
-        top = np.zeros(faces, np.float32)
-        top[index[state.discard[-1].code]] = 1
-        discard = np.zeros(faces, np.float32)
-        for card in state.discard:
-            discard[index[card.code]] += 1
-        color = np.zeros(len(COLORS), np.float32)
+                out[index[card.code]] += 1
+        out[faces + index[state.discard[-1].code]] = 1
+        at = 2 * faces
         if state.active_color is not None:
-            color[COLORS.index(state.active_color)] = 1
-        seats = np.zeros((4, n), np.float32)  # hand sizes, decider, actor, UNO open
-        for i in range(n):
-            seats[0, i] = len(state.hands[(seat + i) % n])
+            out[at + COLORS.index(state.active_color)] = 1
+        at += len(COLORS)
+        hands = state.hands
+        for i in range(n):  # hand sizes from the seat's left; then decider, actor, UNO open
+            out[at + i] = len(hands[(seat + i) % n])
         for row, who in enumerate((state.decider, self.actor, game.uno_pending), start=1):
             if who is not None and who >= 0:
-                seats[row, (who - seat) % n] = 1
-        pending = np.zeros(len(_DECISIONS), np.float32)
-        pending[_DECISIONS.index(state.pending)] = 1
-        rest = np.array([state.direction, state.stack, len(state.pile)], np.float32)
-        return [hand, top, discard, color, seats.ravel(), pending, rest]
+                out[at + row * n + (who - seat) % n] = 1
+        at += 4 * n
+        out[at + _DECISION_INDEX[state.pending]] = 1
+        at += len(_DECISIONS)
+        out[at : at + 3] = state.direction, state.stack, len(state.pile)
 
     # -- copies, worlds, pickling ---------------------------------------------------------
     def copy(self) -> Table:
@@ -272,6 +281,7 @@ class Table:
     def _copy_memory(self, other: Table) -> None:
         self.press = dataclasses.replace(other.press)
         self.declined = set(other.declined)
+        self.log = list(other.log)
         self.views = [list(view) for view in other.views]
         self.played = other.played.copy()
         self._legal = None
@@ -305,7 +315,7 @@ class Table:
     def _press(self, count: int) -> None:
         self.declined.clear()
         self.game.play(fired(count))
-        compat.after_press(self.game, self.spec.launcher_profile, self.press, count)
+        compat.after_press(self.game, self._profile, self.press, count)
         self._tell(None, f"fired:{count}", private=False)
 
     def _settle(self) -> None:
@@ -322,9 +332,7 @@ class Table:
                 self.offering = offered is not None
                 self.actor = state.decider if offered is None else offered
                 return
-            outcomes = compat.chance_outcomes(
-                self.game, self.spec.launcher_profile, self.press
-            )
+            outcomes = compat.chance_outcomes(self.game, self._profile, self.press)
             if len(outcomes) > 1:
                 self.actor, self.offering = CHANCE, False
                 self._outcomes = [(move.count, p) for move, p in outcomes]
@@ -347,7 +355,7 @@ class Table:
         return next(s for s in ((decider + i) % n for i in range(1, n + 1)) if s in seats)
 
     def _compute_legal(self) -> dict[int, Move | None]:
-        actor, game, encode = self.actor, self.game, self.actions.encode
+        actor, game, encode = self.actor, self.game, self._actions.encode
         if actor < 0:
             return {}
         offered: dict[int, Move | None] = {}
@@ -355,31 +363,44 @@ class Table:
             for move in game.table_moves():
                 if game.seat_of(move) == actor:
                     offered.setdefault(encode(move), move)
-            offered[self.actions.wait] = None
+            offered[self._actions.wait] = None
         else:
             for move in game.legal_moves():
                 offered.setdefault(encode(move), move)
         return dict(sorted(offered.items()))
 
     def _tell(self, actor: int | None, name: str, *, private: bool) -> None:
-        """Add a move to every seat's view (a ``give`` shows its card only to the giver)."""
-        token = name if actor is None else f"{actor}:{name}"
-        hidden = f"{actor}:give" if private else token
-        for seat, view in enumerate(self.views):
-            view.append(token if seat == actor or not private else hidden)
+        """Log a move (a ``give`` shows its card only to the giver)."""
+        self.log.append((actor, name, private))
 
     def _absorb(self) -> None:
-        """Turn the engine's new events into view tokens (each seat's redaction of them)."""
+        """Log the engine's new events; count the cards played."""
         events = self.game.events
-        index = self.actions.card_index
-        for event in events[self._seen :]:
-            if event["type"] == "play":
-                self.played[event["player"], index[event["card"]]] += 1
-            public = _token(event)
-            for seat, view in enumerate(self.views):
-                seen = redact(event, seat)
-                view.append(public if seen is event else _token(seen))
+        new = events[self._seen :]
         self._seen = len(events)
+        self.log += new
+        index, played = self._actions.card_index, self.played
+        for event in new:
+            if event["type"] == "play":
+                played[event["player"], index[event["card"]]] += 1
+
+    def _view(self, seat: int) -> list[str]:
+        """``seat``'s tokens of the log: each event as the engine redacts it for that seat."""
+        log, views = self.log, self.views
+        for entry in log[self._viewed :]:
+            if isinstance(entry, tuple):
+                actor, name, private = entry
+                token = name if actor is None else f"{actor}:{name}"
+                hidden = f"{actor}:give" if private else token
+                for other, view in enumerate(views):
+                    view.append(token if other == actor else hidden)
+                continue
+            public = _token(entry)
+            for other, view in enumerate(views):
+                seen = redact(entry, other)
+                view.append(public if seen is entry else _token(seen))
+        self._viewed = len(log)
+        return views[seat]
 
 
 def _fast_copy(chance: Any) -> Any:
