@@ -78,7 +78,7 @@ def pettingzoo_loop(seed: int) -> Loop:
             if termination or truncation:
                 env.reset()
                 continue
-            env.step(rng.choice(np.flatnonzero(observation["action_mask"]).tolist()))
+            env.step(rng.choice(observation["action_mask"].nonzero()[0].tolist()))
             steps += 1
         return steps
 
@@ -213,7 +213,7 @@ def match(against: str, games: int, simulations: int, seed: int) -> None:
     )
     for who, (seconds, decisions) in cost.items():
         per = seconds / max(1, decisions)
-        print(f"  {who}: {decisions} decisions, {per * 1e3:.1f} ms CPU per decision")
+        print(f"  {who}: {decisions} decisions, {per * 1e3:.2f} ms CPU per decision")
     if math.isnan(share.mean):
         raise SystemExit("no rounds played")
 

@@ -239,25 +239,29 @@ class Table:
         return tensor
 
     def _fill_observation(self, out: np.ndarray, seat: int, private: bool) -> None:
-        """Write the observation of ``seat`` into the zeroed ``out`` (layout: docs/rl.md)."""
+        """Write the observation of ``seat`` into the zeroed ``out`` (layout: docs/rl.md).
+
+        A few whole-array writes rather than one numpy item write per field (those cost
+        more than the engine's move).
+        """
         game, state, index = self.game, self.game.round, self._actions.card_index
         faces, n = len(self._actions.cards), self.players
-        if private:
-            for card in state.hands[seat]:
-                out[index[card.code]] += 1
-        out[faces + index[state.discard[-1].code]] = 1
+        if private and state.hands[seat]:
+            out[:faces] = np.bincount([index[c.code] for c in state.hands[seat]], minlength=faces)
+        ones = [faces + index[state.discard[-1].code]]
         at = 2 * faces
         if state.active_color is not None:
-            out[at + COLORS.index(state.active_color)] = 1
+            ones.append(at + COLORS.index(state.active_color))
         at += len(COLORS)
         hands = state.hands
-        for i in range(n):  # hand sizes from the seat's left; then decider, actor, UNO open
-            out[at + i] = len(hands[(seat + i) % n])
+        # hand sizes from the seat's left; then the decider, the actor, the seat UNO is open to
+        out[at : at + n] = [len(hands[other]) for other in self._orders[seat]]
         for row, who in enumerate((state.decider, self.actor, game.uno_pending), start=1):
             if who is not None and who >= 0:
-                out[at + row * n + (who - seat) % n] = 1
+                ones.append(at + row * n + (who - seat) % n)
         at += 4 * n
-        out[at + _DECISION_INDEX[state.pending]] = 1
+        ones.append(at + _DECISION_INDEX[state.pending])
+        out[ones] = 1
         at += len(_DECISIONS)
         out[at : at + 3] = state.direction, state.stack, len(state.pile)
 
