@@ -4,11 +4,12 @@
     python bench/bench_rl.py ismcts --against rule --games 30 --simulations 50
     python bench/bench_rl.py ismcts --against search:iterations=64 --games 20 --simulations 50
 
-``speed``: steps per second of three loops, run interleaved in one process (one-second
+``speed``: steps per second of four loops, run interleaved in one process (one-second
 slices in turn, so machine load falls on all of them alike): RLCard's ``rlcard.make("uno")``
 environment loop (``env.step`` returns the next state and its legal actions), our PettingZoo
 environment (``env.step`` then ``env.last()``: the next agent's observation and mask), and the
-OpenSpiel state (``apply_action`` then ``legal_actions``). Every loop plays uniformly random
+OpenSpiel state (``apply_action`` then ``legal_actions``), and, as the floor under both, the
+rules engine alone (``Game.play`` and ``legal_moves``, presses fed directly). Every loop plays uniformly random
 legal moves, Attack with 2 players (RLCard's UNO is two-player only). rlcard comes from
 PyPI and is needed only here (``pip install rlcard``), not by uno-attack.
 
@@ -107,9 +108,41 @@ def openspiel_loop(seed: int) -> Loop:
     return run
 
 
+def engine_loop(seed: int) -> Loop:
+    """The floor: the rules engine alone (``Game.play`` of random legal moves, presses fed)."""
+    from game.driver import fired
+    from game.engine import Game
+    from game.moves import Decision
+
+    rng = random.Random(seed)
+    counts = (0, 0, 1, 1, 2, 3)
+    games = iter(range(seed, seed + 10**9))
+    current = Game.new("attack", 2, seed=next(games), presses=False)
+
+    def run(until: float) -> int:
+        nonlocal current
+        steps = 0
+        while time.perf_counter() < until:
+            g = current
+            if g.is_round_over():
+                current = Game.new("attack", 2, seed=next(games), presses=False)
+                continue
+            if g.pending is Decision.PRESS:
+                g.play(fired(min(len(g.pile), rng.choice(counts))))
+                continue
+            moves = g.legal_moves()
+            g.play(moves[rng.randrange(len(moves))])
+            g.table_moves()
+            steps += 1
+        return steps
+
+    return run
+
+
 def speed(seconds: float, seed: int) -> None:
     loops = {
         "RLCard uno (env.step)": rlcard_loop(seed),
+        "engine alone (Game.play + legal_moves)": engine_loop(seed),
         "game.pettingzoo (step + last)": pettingzoo_loop(seed),
         "game.openspiel (apply_action + legal_actions)": openspiel_loop(seed),
     }

@@ -60,16 +60,17 @@ class ActionSpace:
 
     def encode(self, move: Move) -> int:
         """The id of ``move`` (the acting seat is not part of it)."""
-        if isinstance(move, PlayMove):
-            return self.play + self.card_index[move.card.code]
-        if isinstance(move, GiveMove):
-            return self.give + self.card_index[move.card.code]
-        if isinstance(move, ChooseMove):
-            return self.color + COLORS.index(move.color)
-        if isinstance(move, AimMove):
-            return self.target + move.target
-        if isinstance(move, CatchMove):
-            return self.catch + move.seat
+        kind = type(move)
+        if kind is PlayMove:  # the common case first: one dict lookup
+            return self.play + self.card_index[move.card.code]  # type: ignore[attr-defined]
+        if kind is GiveMove:
+            return self.give + self.card_index[move.card.code]  # type: ignore[attr-defined]
+        if kind is ChooseMove:
+            return self.color + COLORS.index(move.color)  # type: ignore[attr-defined]
+        if kind is AimMove:
+            return self.target + move.target  # type: ignore[attr-defined]
+        if kind is CatchMove:
+            return self.catch + move.seat  # type: ignore[attr-defined]
         if move.kind is MoveKind.UNO:
             return self.uno
         return self.bare[move.kind]

@@ -67,7 +67,10 @@ def chance_outcomes(
     if profile is None:
         return [(fired(1 if loaded else 0), 1.0)]
     _sync_load(game, profile, press)
-    key = (id(profile), press.position, press.misses, min(loaded, profile.max_count + 1))
+    limit = _LIMITS.get(id(profile))
+    if limit is None:
+        limit = _LIMITS[id(profile)] = profile.max_count + 1
+    key = (id(profile), press.position, press.misses, min(loaded, limit))
     if isinstance(profile, LoadDependentProfile):
         key += (id(profile.band_for(loaded)),)
     outcomes = _OUTCOMES.get(key)
@@ -79,6 +82,8 @@ def chance_outcomes(
 #: Outcome lists by (profile, its memory, load up to the profile's largest count); the
 #: profiles are the few loaded once per table spec, so this stays small.
 _OUTCOMES: dict[tuple[int, ...], list[tuple[FiredMove, float]]] = {}
+#: Each profile's largest count + 1 (``Profile.max_count`` scans its table every call).
+_LIMITS: dict[int, int] = {}
 
 
 def _capped(wanted: tuple[float, ...], loaded: int) -> list[tuple[FiredMove, float]]:
