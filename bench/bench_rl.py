@@ -9,9 +9,9 @@ slices in turn, so machine load falls on all of them alike): RLCard's ``rlcard.m
 environment loop (``env.step`` returns the next state and its legal actions), our PettingZoo
 environment (``env.step`` then ``env.last()``: the next agent's observation and mask), and the
 OpenSpiel state (``apply_action`` then ``legal_actions``), and, as the floor under both, the
-rules engine alone (``Game.play`` and ``legal_moves``, presses fed directly). Every loop plays uniformly random
-legal moves, Attack with 2 players (RLCard's UNO is two-player only). rlcard comes from
-PyPI and is needed only here (``pip install rlcard``), not by uno-attack.
+rules engine alone (``Game.play`` and ``legal_moves``, presses fed directly). Every loop plays
+uniformly random legal moves, Attack with 2 players (RLCard's UNO is two-player only). rlcard
+comes from PyPI and is needed only here (``pip install rlcard``), not by uno-attack.
 
 ``ismcts``: OpenSpiel's information-set MCTS bot (open_spiel.python.algorithms.ismcts) plays
 one round at a time against one of our bots (game.bots), seats alternating; one round is one
@@ -237,8 +237,9 @@ def match(against: str, games: int, simulations: int, seed: int) -> None:
             cost[who][0] += time.process_time() - start
             cost[who][1] += 1
             state.apply_action(action)
-        wins += state.returns()[seat] > 0
-        print(f"round {index + 1}: ismcts seat {seat} {'won' if state.returns()[seat] > 0 else 'lost'}", flush=True)
+        won = state.returns()[seat] > 0
+        wins += won
+        print(f"round {index + 1}: ismcts seat {seat} {'won' if won else 'lost'}", flush=True)
     share = wilson(wins, games)
     print(
         f"ISMCTS ({simulations} simulations) vs {against}, attack 2 players, {games} rounds: "

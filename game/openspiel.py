@@ -96,7 +96,7 @@ def spec_of(params: dict[str, Any]) -> TableSpec:
     )
 
 
-class UnoAttackGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no type stubs
+class UnoAttackGame(pyspiel.Game):  # pyspiel ships no type stubs (Any)
     """The OpenSpiel game: one round of a ruleset at a table of ``players``."""
 
     def __init__(self, params: dict[str, Any] | None = None) -> None:
@@ -125,7 +125,7 @@ class UnoAttackGame(pyspiel.Game):  # type: ignore[misc]  # pyspiel ships no typ
         return UnoAttackObserver(self.spec, iig_obs_type, params)
 
 
-class UnoAttackState(pyspiel.State):  # type: ignore[misc]
+class UnoAttackState(pyspiel.State):
     """A state: before the deal, a chance node; then a :class:`~game.rl.table.Table`."""
 
     def __init__(self, game: UnoAttackGame) -> None:
@@ -198,7 +198,9 @@ class UnoAttackState(pyspiel.State):  # type: ignore[misc]
         table = self._table
         if table is None:
             return f"undealt {self._spec} seed={self._seed}"
-        hands = " / ".join(" ".join(c.code for c in table.game.hand(s)) for s in range(table.players))
+        hands = " / ".join(
+            " ".join(c.code for c in table.game.hand(s)) for s in range(table.players)
+        )
         return f"{table} [{hands}] pile={len(table.game.round.pile)} seed={table.seed}"
 
 

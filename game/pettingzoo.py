@@ -50,10 +50,14 @@ def raw_env(
     return UnoAttackEnv(TableSpec.of(ruleset, players, options, profile), render_mode)
 
 
-class UnoAttackEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
+class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
     """One round per episode; see the module docstring."""
 
-    metadata = {"render_modes": list(RENDER_MODES), "name": "uno_attack_v0", "is_parallelizable": False}
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "uno_attack_v0",
+        "is_parallelizable": False,
+    }
 
     def __init__(self, spec: TableSpec, render_mode: str | None = None) -> None:
         super().__init__()
@@ -159,10 +163,7 @@ class UnoAttackEnv(AECEnv):  # type: ignore[misc]  # pettingzoo is untyped
         """Sample every press (the environment's generator) until a seat acts or the end."""
         table = self._table()
         while table.actor == CHANCE:
-            outcomes = table.chance_outcomes()
-            pick = self._rng.random()
-            for count, p in outcomes:
-                pick -= p
-                if pick < 0:
-                    break
-            table.apply(count)
+            counts, probabilities = zip(*table.chance_outcomes(), strict=True)
+            cumulative = np.cumsum(probabilities)
+            pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], "right"))
+            table.apply(counts[min(pick, len(counts) - 1)])

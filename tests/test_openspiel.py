@@ -24,7 +24,9 @@ RULESETS = ["attack", "attack-original", "attack-mega-hit", "classic", "pocket"]
 
 
 def load(ruleset: str, players: int, **params: object) -> object:
-    return pyspiel.load_game("python_uno_attack", {"ruleset": ruleset, "players": players, **params})
+    return pyspiel.load_game(
+        "python_uno_attack", {"ruleset": ruleset, "players": players, **params}
+    )
 
 
 @pytest.mark.parametrize("players", [2, 4])

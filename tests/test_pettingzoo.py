@@ -39,7 +39,9 @@ def test_pettingzoo_api_and_seed_tests(ruleset: str, players: int) -> None:
     seed_test(functools.partial(env, ruleset=ruleset, players=players), num_cycles=300)
 
 
-def masked_random_round(table: object, rng: np.random.Generator) -> tuple[dict[str, float], set[str]]:
+def masked_random_round(
+    table: object, rng: np.random.Generator
+) -> tuple[dict[str, float], set[str]]:
     """Play one round with a uniform policy over the mask; the rewards and the ids' names seen."""
     seen: set[str] = set()
     rewards: dict[str, float] = {}

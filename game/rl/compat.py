@@ -20,6 +20,7 @@ from typing import TYPE_CHECKING
 
 from game.driver import fired
 from game.errors import RulesetError
+from game.moves import FiredMove
 from launcher.profiles import (
     EscalatingProfile,
     IIDProfile,
@@ -27,8 +28,6 @@ from launcher.profiles import (
     PatternProfile,
     Profile,
 )
-
-from game.moves import FiredMove
 
 if TYPE_CHECKING:
     from game.engine import Game
@@ -70,7 +69,7 @@ def chance_outcomes(
     limit = _LIMITS.get(id(profile))
     if limit is None:
         limit = _LIMITS[id(profile)] = profile.max_count + 1
-    key = (id(profile), press.position, press.misses, min(loaded, limit))
+    key: tuple[int, ...] = (id(profile), press.position, press.misses, min(loaded, limit))
     if isinstance(profile, LoadDependentProfile):
         key += (id(profile.band_for(loaded)),)
     outcomes = _OUTCOMES.get(key)

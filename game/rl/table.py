@@ -23,7 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import sys
 from collections.abc import Mapping
 from dataclasses import dataclass
 from typing import Any
@@ -71,7 +70,9 @@ class TableSpec:
         options: Mapping[str, Any] | None = None,
         profile: str | None = None,
     ) -> TableSpec:
-        return cls(ruleset, players, tuple(sorted((options or {}).items())), profile or DEFAULT_PROFILE)
+        return cls(
+            ruleset, players, tuple(sorted((options or {}).items())), profile or DEFAULT_PROFILE
+        )
 
     @property
     def rules(self) -> Ruleset:
@@ -128,7 +129,9 @@ class Table:
         self._actions = spec.actions
         self._profile = spec.launcher_profile
         self._sizes = spec.observation_size, spec.information_state_size
-        self._orders = [[(seat + i) % spec.players for i in range(spec.players)] for seat in range(spec.players)]
+        self._orders = [
+            [(seat + i) % spec.players for i in range(spec.players)] for seat in range(spec.players)
+        ]
         #: What happened, in order: the engine's events and the moves (actor, name, private).
         self.log: list[dict[str, Any] | tuple[int | None, str, bool]] = []
         #: Per seat, the log as it saw it, one token an entry (made when first asked for).
