@@ -144,3 +144,20 @@ def test_ismcts_plays_a_round_against_random() -> None:
 def test_bad_options_name_the_format() -> None:
     with pytest.raises(Exception, match="NAME:VALUE"):
         load("attack", 2, options="jump_in")
+
+
+def test_the_examples_of_docs_rl_run(tmp_path: object) -> None:
+    """docs/rl.md's Python blocks (OpenSpiel rollout, ISMCTS, PettingZoo policy) run as shown."""
+    import re
+    import subprocess
+    import sys
+    from pathlib import Path
+
+    text = (Path(__file__).resolve().parent.parent / "docs" / "rl.md").read_text()
+    blocks = re.findall(r"```python\n(.*?)```", text, re.S)
+    assert len(blocks) == 3
+    for block in blocks:
+        done = subprocess.run(
+            [sys.executable, "-c", block], capture_output=True, text=True, timeout=120, check=False
+        )
+        assert done.returncode == 0, done.stderr
