@@ -1,0 +1,274 @@
+"""The RL wrappers measured: environment speed against RLCard's UNO, and an ISMCTS match.
+
+    python bench/bench_rl.py speed --seconds 20
+    python bench/bench_rl.py ismcts --against rule --games 30 --simulations 50
+    python bench/bench_rl.py ismcts --against search:iterations=64 --games 20 --simulations 50
+
+``speed``: steps per second of four loops, run interleaved in one process (one-second
+slices in turn, so machine load falls on all of them alike): RLCard's ``rlcard.make("uno")``
+environment loop (``env.step`` returns the next state and its legal actions), our PettingZoo
+environment (``env.step`` then ``env.last()``: the next agent's observation and mask), and the
+OpenSpiel state (``apply_action`` then ``legal_actions``), and, as the floor under both, the
+rules engine alone (``Game.play`` and ``legal_moves``, presses fed directly). Every loop plays
+uniformly random legal moves, Attack with 2 players (RLCard's UNO is two-player only). rlcard
+comes from PyPI and is needed only here (``pip install rlcard``), not by uno-attack.
+
+``ismcts``: OpenSpiel's information-set MCTS bot (open_spiel.python.algorithms.ismcts) plays
+one round at a time against one of our bots (game.bots), seats alternating; one round is one
+game. Its leaves are scored by :class:`ShortRollout`: 20 random moves, then the hand sizes.
+Prints the ISMCTS win rate with a Wilson 95 % interval and the CPU seconds per decision of
+each side. Figures go in docs/rl.md.
+"""
+
+from __future__ import annotations
+
+import argparse
+import math
+import random
+import sys
+import time
+from collections.abc import Callable
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
+
+import numpy as np  # noqa: E402
+import pyspiel  # noqa: E402
+from open_spiel.python.algorithms import ismcts  # noqa: E402
+
+import game.openspiel  # noqa: E402, F401  # registers python_uno_attack
+from game.bots.base import Bot  # noqa: E402
+from game.bots.registry import make_bot  # noqa: E402
+from game.experiment.stats import wilson  # noqa: E402
+from game.pettingzoo import raw_env  # noqa: E402
+from game.rl.table import CHANCE, Table  # noqa: E402
+
+Loop = Callable[[float], int]
+
+
+# -- speed -----------------------------------------------------------------------------------
+def rlcard_loop(seed: int) -> Loop:
+    import rlcard
+
+    env = rlcard.make("uno", config={"seed": seed})
+    rng = random.Random(seed)
+    state: dict = {}
+
+    def run(until: float) -> int:
+        nonlocal state
+        steps = 0
+        while time.perf_counter() < until:
+            if not state or env.is_over():
+                state, _ = env.reset()
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        return steps
+
+    return run
+
+
+def pettingzoo_loop(seed: int) -> Loop:
+    env = raw_env(ruleset="attack", players=2)
+    env.reset(seed=seed)
+    rng = random.Random(seed)
+
+    def run(until: float) -> int:
+        steps = 0
+        while time.perf_counter() < until:
+            observation, _, termination, truncation, _ = env.last()
+            if termination or truncation:
+                env.reset()
+                continue
+            env.step(rng.choice(observation["action_mask"].nonzero()[0].tolist()))
+            steps += 1
+        return steps
+
+    return run
+
+
+def openspiel_loop(seed: int) -> Loop:
+    spiel_game = pyspiel.load_game("python_uno_attack", {"ruleset": "attack", "players": 2})
+    rng = random.Random(seed)
+    state = spiel_game.new_initial_state()
+
+    def run(until: float) -> int:
+        nonlocal state
+        steps = 0
+        while time.perf_counter() < until:
+            if state.is_terminal():
+                state = spiel_game.new_initial_state()
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choices(actions, probs)[0])
+                continue
+            state.apply_action(rng.choice(state.legal_actions()))
+            steps += 1
+        return steps
+
+    return run
+
+
+def engine_loop(seed: int) -> Loop:
+    """The floor: the rules engine alone (``Game.play`` of random legal moves, presses fed)."""
+    from game.driver import fired
+    from game.engine import Game
+    from game.moves import Decision
+
+    rng = random.Random(seed)
+    counts = (0, 0, 1, 1, 2, 3)
+    games = iter(range(seed, seed + 10**9))
+    current = Game.new("attack", 2, seed=next(games), presses=False)
+
+    def run(until: float) -> int:
+        nonlocal current
+        steps = 0
+        while time.perf_counter() < until:
+            g = current
+            if g.is_round_over():
+                current = Game.new("attack", 2, seed=next(games), presses=False)
+                continue
+            if g.pending is Decision.PRESS:
+                g.play(fired(min(len(g.pile), rng.choice(counts))))
+                continue
+            moves = g.legal_moves()
+            g.play(moves[rng.randrange(len(moves))])
+            g.table_moves()
+            steps += 1
+        return steps
+
+    return run
+
+
+def speed(seconds: float, seed: int) -> None:
+    loops = {
+        "RLCard uno (env.step)": rlcard_loop(seed),
+        "engine alone (Game.play + legal_moves)": engine_loop(seed),
+        "game.pettingzoo (step + last)": pettingzoo_loop(seed),
+        "game.openspiel (apply_action + legal_actions)": openspiel_loop(seed),
+    }
+    steps = dict.fromkeys(loops, 0)
+    spent = dict.fromkeys(loops, 0.0)
+    deadline = time.perf_counter() + seconds
+    while time.perf_counter() < deadline:
+        for name, loop in loops.items():  # one-second slices, interleaved
+            start = time.perf_counter()
+            steps[name] += loop(start + 1.0)
+            spent[name] += time.perf_counter() - start
+    base = steps["RLCard uno (env.step)"] / spent["RLCard uno (env.step)"]
+    print(f"{'loop':48} {'steps':>9} {'steps/s':>9} {'x RLCard':>9}")
+    for name in loops:
+        rate = steps[name] / spent[name]
+        print(f"{name:48} {steps[name]:9d} {rate:9.0f} {rate / base:9.2f}")
+
+
+# -- the ISMCTS match ------------------------------------------------------------------------
+class ShortRollout:
+    """An OpenSpiel MCTS evaluator: ``moves`` random moves from a copy, then hand sizes.
+
+    The value of a seat is ``tanh((mean size of the others - its size) / 4)``, made zero-sum;
+    a finished round scores its returns. Uniform priors.
+    """
+
+    def __init__(self, moves: int, rng: random.Random) -> None:
+        self.moves, self.rng = moves, rng
+
+    def evaluate(self, state: pyspiel.State) -> np.ndarray:
+        table = state.table.copy()
+        for _ in range(self.moves):
+            if table.is_terminal():
+                return np.array(table.returns())
+            if table.actor == CHANCE:
+                counts, probs = zip(*table.chance_outcomes(), strict=True)
+                table.apply(self.rng.choices(counts, probs)[0])
+            else:
+                table.apply(self.rng.choice(table.legal_actions()))
+        if table.is_terminal():
+            return np.array(table.returns())
+        return _hand_value(table)
+
+    def prior(self, state: pyspiel.State) -> list[tuple[int, float]]:
+        legal = state.legal_actions()
+        return [(action, 1.0 / len(legal)) for action in legal]
+
+
+def _hand_value(table: Table) -> np.ndarray:
+    sizes = np.array(table.game.hand_sizes, float)
+    n = len(sizes)
+    others = (sizes.sum() - sizes) / (n - 1)
+    value = np.tanh((others - sizes) / 4.0)
+    return value - value.mean()
+
+
+def our_move(bot: Bot, table: Table) -> int:
+    """Our bot's choice at the table: its move, or at an offer its table move (None: wait)."""
+    game, seat = table.game, table.actor
+    if table.offering:
+        offered = [m for m in game.table_moves() if game.seat_of(m) == seat]
+        move = bot.table_move(game, seat, offered)
+        return table.actions.wait if move is None else table.actions.encode(move)
+    return table.actions.encode(bot.choose(game, seat))
+
+
+def match(against: str, games: int, simulations: int, seed: int) -> None:
+    spiel_game = pyspiel.load_game(
+        "python_uno_attack", {"ruleset": "attack", "players": 2, "seed": seed}
+    )
+    rng = np.random.RandomState(seed)
+    evaluator = ShortRollout(20, random.Random(seed))
+    wins = 0
+    cost = {"ismcts": [0.0, 0], "ours": [0.0, 0]}
+    for index in range(games):
+        bot = ismcts.ISMCTSBot(
+            spiel_game, evaluator, uct_c=2.0, max_simulations=simulations,
+            random_state=np.random.RandomState(seed + index),
+        )  # fmt: skip
+        ours = make_bot(against, seed + index)
+        seat = index % 2  # the ISMCTS seat alternates
+        state = spiel_game.new_initial_state()
+        state.apply_action(index % game.openspiel.DEALS)
+        while not state.is_terminal():
+            if state.is_chance_node():
+                actions, probs = zip(*state.chance_outcomes(), strict=True)
+                state.apply_action(rng.choice(actions, p=probs))
+                continue
+            who = "ismcts" if state.current_player() == seat else "ours"
+            start = time.process_time()
+            action = bot.step(state) if who == "ismcts" else our_move(ours, state.table)
+            cost[who][0] += time.process_time() - start
+            cost[who][1] += 1
+            state.apply_action(action)
+        won = state.returns()[seat] > 0
+        wins += won
+        print(f"round {index + 1}: ismcts seat {seat} {'won' if won else 'lost'}", flush=True)
+    share = wilson(wins, games)
+    print(
+        f"ISMCTS ({simulations} simulations) vs {against}, attack 2 players, {games} rounds: "
+        f"won {wins} = {share.mean:.2f} [{share.low:.2f}, {share.high:.2f}] (Wilson 95 %)"
+    )
+    for who, (seconds, decisions) in cost.items():
+        per = seconds / max(1, decisions)
+        print(f"  {who}: {decisions} decisions, {per * 1e3:.2f} ms CPU per decision")
+    if math.isnan(share.mean):
+        raise SystemExit("no rounds played")
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    sub = parser.add_subparsers(dest="command", required=True)
+    fast = sub.add_parser("speed", help="steps/s against RLCard's UNO, interleaved")
+    fast.add_argument("--seconds", type=float, default=20.0)
+    fast.add_argument("--seed", type=int, default=0)
+    play = sub.add_parser("ismcts", help="OpenSpiel's ISMCTS against one of our bots")
+    play.add_argument("--against", default="rule")
+    play.add_argument("--games", type=int, default=30)
+    play.add_argument("--simulations", type=int, default=50)
+    play.add_argument("--seed", type=int, default=0)
+    args = parser.parse_args()
+    if args.command == "speed":
+        speed(args.seconds, args.seed)
+    else:
+        match(args.against, args.games, args.simulations, args.seed)
+
+
+if __name__ == "__main__":
+    main()

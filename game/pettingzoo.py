@@ -1,0 +1,169 @@
+"""UNO Attack as a PettingZoo AEC environment: ``game.pettingzoo.env(ruleset=..., players=...)``.
+
+>>> from game.pettingzoo import env
+>>> table = env(ruleset="pocket", players=3)
+>>> table.reset(seed=7)
+>>> observation, reward, termination, truncation, info = table.last()
+>>> int(observation["action_mask"].sum()) > 0
+True
+
+Agents ``player_0`` ... act one at a time (:mod:`game.rl.table`): a turn, a colour, a
+target, a challenge, a stack or take, and the out-of-turn moves (UNO calls, catches,
+jump-ins) offered seat by seat, each with ``wait``. The action space is fixed
+(:class:`~game.rl.actions.ActionSpace`); ``observation["action_mask"]`` marks the legal
+ids. ``observation["observation"]`` is the seat's information-state tensor (its hand, the
+table, every seat's played cards; docs/rl.md). Launcher presses are sampled inside
+:meth:`UnoAttackEnv.step` from the profile's distribution with the environment's
+generator, seeded by ``reset(seed=...)``; an episode is one round; the winner's reward is
++1, the others' -1/(n-1). Needs the ``rl`` extra.
+"""
+
+from __future__ import annotations
+
+import secrets
+from typing import Any
+
+import numpy as np
+from gymnasium import spaces
+from pettingzoo import AECEnv
+from pettingzoo.utils import wrappers
+
+from game.rl.table import CHANCE, Table, TableSpec
+
+RENDER_MODES = ("human", "ansi")
+
+
+def env(**kwargs: Any) -> AECEnv:
+    """The environment, wrapped in PettingZoo's order-enforcing wrapper (see :func:`raw_env`)."""
+    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def raw_env(
+    ruleset: str = "attack",
+    players: int = 2,
+    profile: str | None = None,
+    options: dict[str, Any] | None = None,
+    render_mode: str | None = None,
+) -> UnoAttackEnv:
+    """The bare environment: ``ruleset``, ``players``, a launcher ``profile`` (preset name or
+    TOML path), rule ``options`` and ``render_mode`` (``human`` prints, ``ansi`` returns)."""
+    return UnoAttackEnv(TableSpec.of(ruleset, players, options, profile), render_mode)
+
+
+class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
+    """One round per episode; see the module docstring."""
+
+    metadata = {
+        "render_modes": list(RENDER_MODES),
+        "name": "uno_attack_v0",
+        "is_parallelizable": False,
+    }
+
+    def __init__(self, spec: TableSpec, render_mode: str | None = None) -> None:
+        super().__init__()
+        if render_mode is not None and render_mode not in RENDER_MODES:
+            raise ValueError(f"render_mode {render_mode!r}: use one of {RENDER_MODES} or None")
+        self.spec = spec
+        self.render_mode = render_mode
+        self.possible_agents = [f"player_{seat}" for seat in range(spec.players)]
+        self._seat = {agent: seat for seat, agent in enumerate(self.possible_agents)}
+        size = self._size = spec.actions.size
+        self._action_spaces = {a: spaces.Discrete(size) for a in self.possible_agents}
+        observation = spaces.Box(-1.0, np.inf, (spec.information_state_size,), np.float32)
+        self._observation_spaces = {
+            agent: spaces.Dict(
+                {"observation": observation, "action_mask": spaces.Box(0, 1, (size,), np.int8)}
+            )
+            for agent in self.possible_agents
+        }
+        self._rng = np.random.default_rng(secrets.randbits(64))
+        self.table: Table | None = None
+
+    def observation_space(self, agent: str) -> spaces.Space:
+        return self._observation_spaces[agent]
+
+    def action_space(self, agent: str) -> spaces.Space:
+        return self._action_spaces[agent]
+
+    # -- the AEC protocol ----------------------------------------------------------------
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        """Deal a new round; ``seed`` reseeds the environment's generator (deal and presses)."""
+        if seed is not None:
+            self._rng = np.random.default_rng(seed)
+        self.table = Table(self.spec, int(self._rng.integers(2**63)))
+        self.agents = list(self.possible_agents)
+        self.rewards = {agent: 0.0 for agent in self.agents}
+        self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
+        self.terminations = {agent: False for agent in self.agents}
+        self.truncations = {agent: False for agent in self.agents}
+        self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
+        self._press_until_a_seat_acts()
+        self.agent_selection = self.possible_agents[self.table.actor]
+
+    def step(self, action: int | None) -> None:
+        """The selected agent makes ``action`` (an id with mask 1; None once it is done)."""
+        agent = self.agent_selection
+        if self.terminations[agent] or self.truncations[agent]:
+            self._was_dead_step(action)
+            return
+        table = self._table()
+        self._cumulative_rewards[agent] = 0.0
+        table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
+        self._press_until_a_seat_acts()
+        if table.is_terminal():
+            for seat, reward in enumerate(table.returns()):
+                name = self.possible_agents[seat]
+                self.rewards[name] = reward
+                self.terminations[name] = True
+        else:
+            self.agent_selection = self.possible_agents[table.actor]
+        self._accumulate_rewards()
+        if self.render_mode == "human":
+            self.render()
+
+    def observe(self, agent: str) -> dict[str, np.ndarray]:
+        table, seat = self._table(), self._seat[agent]
+        mask = np.zeros(self._size, np.int8)
+        if seat == table.actor:
+            mask[table.legal_actions()] = 1
+        return {"observation": table.information_state_tensor(seat), "action_mask": mask}
+
+    def render(self) -> str | None:
+        """The table as text: every seat's hand size, the top card, who acts and its moves."""
+        if self.render_mode is None:
+            return None
+        table = self._table()
+        text = self.describe(table)
+        if self.render_mode == "human":
+            print(text)
+            return None
+        return text
+
+    def close(self) -> None:
+        self.table = None
+
+    @staticmethod
+    def describe(table: Table) -> str:
+        state = table.game.round
+        lines = [table.observation_string(seat) for seat in range(table.players)]
+        if not table.is_terminal():
+            names = [table.actions.name(a) for a in table.legal_actions()]
+            lines.append(f"P{table.actor} ({state.pending.value}) may: {' '.join(names)}")
+        else:
+            lines.append(f"round over, winner: {state.round_winner}")
+        return "\n".join(lines)
+
+    # -- helpers --------------------------------------------------------------------------
+    def _table(self) -> Table:
+        if self.table is None:
+            raise RuntimeError("call reset() before using the environment")
+        return self.table
+
+    def _press_until_a_seat_acts(self) -> None:
+        """Sample every press (the environment's generator) until a seat acts or the end."""
+        table = self._table()
+        while table.actor == CHANCE:
+            counts, probabilities = zip(*table.chance_outcomes(), strict=True)
+            cumulative = np.cumsum(probabilities)
+            pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], "right"))
+            table.apply(counts[min(pick, len(counts) - 1)])

@@ -1,0 +1,79 @@
+"""A fixed integer action space for one ruleset and table size, and its names.
+
+One id per move *shape*, the same for every seat, so a policy network has a fixed output
+and a mask says which ids are legal now::
+
+    play:CARD  (one per card face of the deck; a jump-in is a play out of turn)
+    give:CARD  (Wild Dip Into The Deck)
+    color:R color:B color:G color:Y
+    target:S   (seat S, absolute)        catch:S   (catch seat S, who did not call UNO)
+    draw pass take accept challenge uno
+    wait       (decline an out-of-turn move: the table moves on)
+
+The suggestion penalty (``penalize:S``) is a referee's move, not a player's: it is not in
+the space.
+"""
+
+from __future__ import annotations
+
+from game.cards import COLORS
+from game.moves import (
+    AimMove,
+    CatchMove,
+    ChooseMove,
+    GiveMove,
+    Move,
+    MoveKind,
+    PlayMove,
+)
+from game.rulesets import Ruleset
+
+#: The bare moves at the end of the space, in order (``wait`` is the table's own).
+_BARE = (MoveKind.DRAW, MoveKind.PASS, MoveKind.TAKE, MoveKind.ACCEPT, MoveKind.CHALLENGE)
+
+
+class ActionSpace:
+    """Ids of every move shape of ``ruleset`` at a table of ``players`` (see module doc)."""
+
+    def __init__(self, ruleset: Ruleset, players: int) -> None:
+        self.cards = sorted({card.code for card in ruleset.deck})
+        self.card_index = {code: i for i, code in enumerate(self.cards)}
+        faces = len(self.cards)
+        self.play, self.give = 0, faces
+        self.color = 2 * faces
+        self.target = self.color + len(COLORS)
+        self.catch = self.target + players
+        bare = self.catch + players
+        self.bare = {kind: bare + i for i, kind in enumerate(_BARE)}
+        self.uno = bare + len(_BARE)
+        self.wait = self.uno + 1
+        self.size = self.wait + 1
+        self.names = (
+            [f"play:{c}" for c in self.cards]
+            + [f"give:{c}" for c in self.cards]
+            + [f"color:{c.value}" for c in COLORS]
+            + [f"target:{s}" for s in range(players)]
+            + [f"catch:{s}" for s in range(players)]
+            + [kind.value for kind in _BARE]
+            + ["uno", "wait"]
+        )
+
+    def encode(self, move: Move) -> int:
+        """The id of ``move`` (the acting seat is not part of it)."""
+        kind = type(move)
+        if kind is PlayMove:  # the common case first: one dict lookup
+            return self.play + self.card_index[move.card.code]  # type: ignore[attr-defined]
+        if kind is GiveMove:
+            return self.give + self.card_index[move.card.code]  # type: ignore[attr-defined]
+        if kind is ChooseMove:
+            return self.color + COLORS.index(move.color)  # type: ignore[attr-defined]
+        if kind is AimMove:
+            return self.target + move.target  # type: ignore[attr-defined]
+        if kind is CatchMove:
+            return self.catch + move.seat  # type: ignore[attr-defined]
+        if move.kind is MoveKind.UNO:
+            return self.uno
+        return self.bare[move.kind]
+
+    def name(self, action: int) -> str:
+        return self.names[action]

@@ -1,0 +1,428 @@
+"""One round of UNO Attack as a sequential game: one actor at a time, ids for moves.
+
+The engine's turn structure has two things frameworks like OpenSpiel and PettingZoo do not:
+
+* **Launcher presses** are chance nodes (the game is made with ``presses=False``). The
+  table lists their outcomes (:func:`game.rl.compat.chance_outcomes`); a press with one
+  possible outcome (a draw pile, an empty hopper) is made at once and never shown.
+* **Out-of-turn moves** (call UNO, catch a seat that did not, jump in) may be made by any
+  seat at almost any time. The table turns them into turns: whenever some seats have
+  such moves, each of them in turn — the seat down to one card first, then the others
+  from the decider's left — gets a turn whose moves are its out-of-turn moves plus
+  ``wait``. Once every such seat has waited, the decider moves. Any other move opens a new
+  round of offers.
+
+Shuffles (the deal, a reload) are not chance nodes: they are sampled from the game's own
+seeded chance source, which is part of the state (cloned and serialized with it).
+
+An episode is one round: it ends when the round does; the winner gets +1, the others
+-1/(n-1) (0 for everyone when ``round_turn_limit`` ends it without a winner).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import functools
+from collections.abc import Mapping
+from dataclasses import dataclass
+from typing import Any
+
+import numpy as np
+
+from game.cards import COLORS
+from game.driver import fired
+from game.engine import Game
+from game.errors import IllegalMove
+from game.moves import Decision, Move, MoveKind
+from game.observe import redact
+from game.rl import compat
+from game.rl.actions import ActionSpace
+from game.rulesets import Ruleset, load_ruleset
+from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
+
+#: Who acts at a chance node / after the end (OpenSpiel's PlayerId values).
+CHANCE, TERMINAL = -1, -4
+_DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
+_DECISIONS = tuple(Decision)
+_DECISION_INDEX = {decision: i for i, decision in enumerate(_DECISIONS)}
+#: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
+_INT_MAX = 2**31 - 1
+
+
+@dataclass(frozen=True)
+class TableSpec:
+    """What a table is: ruleset, players, rule options and the launcher profile.
+
+    ``profile`` is a preset name or a TOML path; it matters only for launcher rulesets
+    (the pile rulesets, classic and pocket, draw one card per press).
+    """
+
+    ruleset: str = "attack"
+    players: int = 2
+    options: tuple[tuple[str, Any], ...] = ()
+    profile: str = DEFAULT_PROFILE
+
+    @classmethod
+    def of(
+        cls,
+        ruleset: str = "attack",
+        players: int = 2,
+        options: Mapping[str, Any] | None = None,
+        profile: str | None = None,
+    ) -> TableSpec:
+        return cls(
+            ruleset, players, tuple(sorted((options or {}).items())), profile or DEFAULT_PROFILE
+        )
+
+    @property
+    def rules(self) -> Ruleset:
+        return _static(self)[0]
+
+    @property
+    def launcher_profile(self) -> Profile | None:
+        """The profile presses follow (None: a draw pile)."""
+        return _static(self)[1]
+
+    @property
+    def actions(self) -> ActionSpace:
+        return _static(self)[2]
+
+    @property
+    def observation_size(self) -> int:
+        """The length of :meth:`Table.observation_tensor`."""
+        faces, n = len(self.actions.cards), self.players
+        return 2 * faces + len(COLORS) + 4 * n + len(_DECISIONS) + 3
+
+    @property
+    def information_state_size(self) -> int:
+        """The length of :meth:`Table.information_state_tensor`."""
+        return self.observation_size + self.players * len(self.actions.cards)
+
+    @property
+    def max_length(self) -> int:
+        """A bound on the player moves of a round (``round_turn_limit`` turns, each bounded)."""
+        turns = int(self.rules.options["round_turn_limit"]) or _INT_MAX
+        # per turn: the turn, a colour, a target, a stack answer, a play-again, and an offer
+        # of out-of-turn moves to every seat after each of them
+        return min(_INT_MAX, turns * 6 * (self.players + 1))
+
+
+@functools.cache
+def _static(spec: TableSpec) -> tuple[Ruleset, Profile | None, ActionSpace]:
+    rules = load_ruleset(spec.ruleset, dict(spec.options))
+    rules.check_players(spec.players)
+    profile = None if rules.draws_from_pile else load_profile(spec.profile)
+    return rules, profile, ActionSpace(rules, spec.players)
+
+
+class Table:
+    """A round of UNO Attack with one actor at a time (module docstring): the shared core."""
+
+    def __init__(self, spec: TableSpec, seed: int) -> None:
+        self.spec = spec
+        self.seed = seed
+        self.game = Game.new(spec.rules, spec.players, seed=seed, presses=False)
+        self.game._chance = _fast_copy(self.game.chance)
+        self.press = compat.PressState()
+        #: Seats that waited in the current offer of out-of-turn moves.
+        self.declined: set[int] = set()
+        self._actions = spec.actions
+        self._profile = spec.launcher_profile
+        self._sizes = spec.observation_size, spec.information_state_size
+        self._orders = [
+            [(seat + i) % spec.players for i in range(spec.players)] for seat in range(spec.players)
+        ]
+        #: What happened, in order: the engine's events and the moves (actor, name, private).
+        self.log: list[dict[str, Any] | tuple[int | None, str, bool]] = []
+        #: Per seat, the log as it saw it, one token an entry (made when first asked for).
+        self.views: list[list[str]] = [[] for _ in range(spec.players)]
+        self._viewed = 0
+        #: Per seat, the cards it played this round (public), by face.
+        self.played = np.zeros((spec.players, len(self._actions.cards)), np.float32)
+        self._seen = 0
+        self.actor = TERMINAL
+        #: Whether the actor is being offered its out-of-turn moves (else it decides).
+        self.offering = False
+        self._legal: dict[int, Move | None] | None = None
+        self._outcomes: list[tuple[int, float]] = []
+        self._absorb()
+        self._settle()
+
+    # -- the sequential view ------------------------------------------------------------
+    @property
+    def players(self) -> int:
+        return len(self._orders)
+
+    @property
+    def actions(self) -> ActionSpace:
+        return self._actions
+
+    def is_terminal(self) -> bool:
+        return self.actor == TERMINAL
+
+    def chance_outcomes(self) -> list[tuple[int, float]]:
+        """At a chance node: (cards shot, probability) for each possible press outcome."""
+        return list(self._outcomes) if self.actor == CHANCE else []
+
+    def legal(self) -> dict[int, Move | None]:
+        """The actor's moves by action id, sorted (None is ``wait``); empty at chance/terminal."""
+        if self._legal is None:
+            self._legal = self._compute_legal()
+        return self._legal
+
+    def legal_actions(self) -> list[int]:
+        if self.actor == CHANCE:
+            return [count for count, _ in self._outcomes]
+        return list(self.legal())
+
+    def apply(self, action: int) -> None:
+        """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards)."""
+        actor = self.actor
+        if actor == CHANCE:
+            if all(count != action for count, _ in self._outcomes):
+                raise IllegalMove(f"a press cannot shoot {action} cards here")
+            self._press(action)
+        else:
+            moves = self.legal()
+            if action not in moves:
+                raise IllegalMove(f"action {action} is not legal for seat {actor} now")
+            move = moves[action]
+            name = self._actions.names[action]
+            if move is None:
+                self.declined.add(actor)
+            else:
+                self.declined.clear()
+                self.game.play(move)
+            self._tell(actor, name, private=move is not None and move.kind is MoveKind.GIVE)
+        self._absorb()
+        self._settle()
+
+    def returns(self) -> list[float]:
+        """Zero-sum: +1 to the round's winner, -1/(n-1) to the rest; 0 before the end."""
+        n = self.players
+        winner = self.game.round.round_winner if self.is_terminal() else None
+        if winner is None:
+            return [0.0] * n
+        return [1.0 if seat == winner else -1.0 / (n - 1) for seat in range(n)]
+
+    # -- views of one seat -----------------------------------------------------------------
+    def observation_string(self, seat: int, private: bool = True) -> str:
+        """What ``seat`` sees now (no memory): its hand, the table, who acts."""
+        game, state = self.game, self.game.round
+        hand = " ".join(c.code for c in game.hand(seat)) if private else "?"
+        color = state.active_color.value if state.active_color else "-"
+        return (
+            f"p{seat} hand:[{hand}] sizes:{game.hand_sizes} top:{state.discard[-1].code} "
+            f"color:{color} dir:{state.direction} {state.pending.value}@{state.decider} "
+            f"actor:{self.actor} stack:{state.stack} pile:{len(state.pile)} "
+            f"uno:{game.uno_pending}"
+        )
+
+    def information_state_string(self, seat: int, private: bool = True) -> str:
+        """Everything ``seat`` has seen this round, in order (its information set)."""
+        waited = ",".join(map(str, sorted(self.declined)))
+        view = " ".join(self._view(seat)) if private else ""
+        return f"{self.observation_string(seat, private)} waited:[{waited}] | {view}"
+
+    def observation_tensor(self, seat: int, private: bool = True) -> np.ndarray:
+        """A fixed-size float vector of :meth:`observation_string` (docs/rl.md, layout)."""
+        tensor = np.zeros(self._sizes[0], np.float32)
+        self._fill_observation(tensor, seat, private)
+        return tensor
+
+    def information_state_tensor(self, seat: int, private: bool = True) -> np.ndarray:
+        """The observation plus every seat's played cards this round (relative seats).
+
+        A fixed-size summary of the information set; the string form is the exact one.
+        """
+        size, total = self._sizes
+        tensor = np.zeros(total, np.float32)
+        self._fill_observation(tensor[:size], seat, private)
+        tensor[size:] = self.played[self._orders[seat]].ravel()
+        return tensor
+
+    def _fill_observation(self, out: np.ndarray, seat: int, private: bool) -> None:
+        """Write the observation of ``seat`` into the zeroed ``out`` (layout: docs/rl.md).
+
+        A few whole-array writes rather than one numpy item write per field (those cost
+        more than the engine's move).
+        """
+        game, state, index = self.game, self.game.round, self._actions.card_index
+        faces, n = len(self._actions.cards), self.players
+        if private and state.hands[seat]:
+            out[:faces] = np.bincount([index[c.code] for c in state.hands[seat]], minlength=faces)
+        ones = [faces + index[state.discard[-1].code]]
+        at = 2 * faces
+        if state.active_color is not None:
+            ones.append(at + COLORS.index(state.active_color))
+        at += len(COLORS)
+        hands = state.hands
+        # hand sizes from the seat's left; then the decider, the actor, the seat UNO is open to
+        out[at : at + n] = [len(hands[other]) for other in self._orders[seat]]
+        for row, who in enumerate((state.decider, self.actor, game.uno_pending), start=1):
+            if who is not None and who >= 0:
+                ones.append(at + row * n + (who - seat) % n)
+        at += 4 * n
+        ones.append(at + _DECISION_INDEX[state.pending])
+        out[ones] = 1
+        at += len(_DECISIONS)
+        out[at : at + 3] = state.direction, state.stack, len(state.pile)
+
+    # -- copies, worlds, pickling ---------------------------------------------------------
+    def copy(self) -> Table:
+        """An independent copy (its own game, chance source, views)."""
+        twin = object.__new__(Table)
+        twin.__dict__.update(self.__dict__)
+        twin.game = self.game.copy()
+        twin._copy_memory(self)
+        return twin
+
+    def resample(self, seat: int, rng: Any) -> Table:
+        """A copy where what ``seat`` cannot see is dealt again (same views, same actor)."""
+        twin = object.__new__(Table)
+        twin.__dict__.update(self.__dict__)
+        twin.game = compat.resample(self.game, seat, rng)
+        twin._copy_memory(self)
+        return twin
+
+    def _copy_memory(self, other: Table) -> None:
+        self.press = dataclasses.replace(other.press)
+        self.declined = set(other.declined)
+        self.log = list(other.log)
+        self.views = [list(view) for view in other.views]
+        self.played = other.played.copy()
+        self._legal = None
+
+    def __deepcopy__(self, memo: dict[int, Any]) -> Table:
+        return self.copy()
+
+    def __getstate__(self) -> dict[str, Any]:
+        state = dict(self.__dict__)
+        game = dict(self.game.__dict__)
+        del game["ruleset"], game["rules"]  # rebuilt from the spec (mapping proxies)
+        state["game"] = game
+        state["_legal"] = None
+        return state
+
+    def __setstate__(self, state: dict[str, Any]) -> None:
+        from game.legal import CompiledRules
+
+        game = object.__new__(Game)
+        game.__dict__.update(state["game"])
+        spec: TableSpec = state["spec"]
+        game.ruleset = spec.rules
+        game.rules = CompiledRules.of(spec.rules)
+        self.__dict__.update(state)
+        self.game = game
+
+    def __str__(self) -> str:
+        return f"{self.game!r} actor={self.actor} waited={sorted(self.declined)}"
+
+    # -- the machinery --------------------------------------------------------------------
+    def _press(self, count: int) -> None:
+        self.declined.clear()
+        self.game.play(fired(count))
+        compat.after_press(self.game, self._profile, self.press, count)
+        self._tell(None, f"fired:{count}", private=False)
+
+    def _settle(self) -> None:
+        """Make the presses that have one outcome; find who acts next."""
+        self._legal = None
+        while True:
+            state = self.game.round
+            if state.pending in _DONE:
+                self.actor, self._outcomes, self.offering = TERMINAL, [], False
+                return
+            if state.pending is not Decision.PRESS:
+                self._outcomes = []
+                offered = self._offered_seat()
+                self.offering = offered is not None
+                self.actor = state.decider if offered is None else offered
+                return
+            outcomes = compat.chance_outcomes(self.game, self._profile, self.press)
+            if len(outcomes) > 1:
+                self.actor, self.offering = CHANCE, False
+                self._outcomes = [(move.count, p) for move, p in outcomes]
+                return
+            self._press(outcomes[0][0].count)
+            self._absorb()
+
+    def _offered_seat(self) -> int | None:
+        """The next seat to be offered its out-of-turn moves, or None (the decider moves)."""
+        moves = self.game.table_moves()
+        if not moves:
+            return None
+        seats = {self.game.seat_of(move) for move in moves} - self.declined
+        if not seats:
+            return None
+        first = self.game.uno_pending
+        if first in seats:
+            return first
+        n, decider = self.players, self.game.decider
+        return next(s for s in ((decider + i) % n for i in range(1, n + 1)) if s in seats)
+
+    def _compute_legal(self) -> dict[int, Move | None]:
+        actor, game, encode = self.actor, self.game, self._actions.encode
+        if actor < 0:
+            return {}
+        offered: dict[int, Move | None] = {}
+        if self.offering:
+            for move in game.table_moves():
+                if game.seat_of(move) == actor:
+                    offered.setdefault(encode(move), move)
+            offered[self._actions.wait] = None
+        else:
+            for move in game.legal_moves():
+                offered.setdefault(encode(move), move)
+        return dict(sorted(offered.items()))
+
+    def _tell(self, actor: int | None, name: str, *, private: bool) -> None:
+        """Log a move (a ``give`` shows its card only to the giver)."""
+        self.log.append((actor, name, private))
+
+    def _absorb(self) -> None:
+        """Log the engine's new events; count the cards played."""
+        events = self.game.events
+        new = events[self._seen :]
+        self._seen = len(events)
+        self.log += new
+        index, played = self._actions.card_index, self.played
+        for event in new:
+            if event["type"] == "play":
+                played[event["player"], index[event["card"]]] += 1
+
+    def _view(self, seat: int) -> list[str]:
+        """``seat``'s tokens of the log: each event as the engine redacts it for that seat."""
+        log, views = self.log, self.views
+        for entry in log[self._viewed :]:
+            if isinstance(entry, tuple):
+                actor, name, private = entry
+                token = name if actor is None else f"{actor}:{name}"
+                hidden = f"{actor}:give" if private else token
+                for other, view in enumerate(views):
+                    view.append(token if other == actor else hidden)
+                continue
+            public = _token(entry)
+            for other, view in enumerate(views):
+                seen = redact(entry, other)
+                view.append(public if seen is entry else _token(seen))
+        self._viewed = len(log)
+        return views[seat]
+
+
+def _fast_copy(chance: Any) -> Any:
+    """The same stream in a source that deep-copies in one call (every clone copies it).
+
+    WORKAROUND: ``Game.copy`` deep-copies a ``random.Random`` element by element (625
+    words), the largest cost of an OpenSpiel clone; the search bot's source copies its
+    state at C speed and draws the same numbers.
+    """
+    from game.bots.search import _FastCopyRandom
+
+    twin = _FastCopyRandom(0)
+    twin.setstate(chance.getstate())
+    return twin
+
+
+def _token(event: Mapping[str, Any]) -> str:
+    return ",".join(f"{k}={v}" for k, v in event.items())
