@@ -117,7 +117,7 @@ def engine_loop(seed: int) -> Loop:
     rng = random.Random(seed)
     counts = (0, 0, 1, 1, 2, 3)
     games = iter(range(seed, seed + 10**9))
-    current = Game.new("attack", 2, seed=next(games), presses=False)
+    current = Game.new("attack", 2, seed=next(games))
 
     def run(until: float) -> int:
         nonlocal current
@@ -125,7 +125,7 @@ def engine_loop(seed: int) -> Loop:
         while time.perf_counter() < until:
             g = current
             if g.is_round_over():
-                current = Game.new("attack", 2, seed=next(games), presses=False)
+                current = Game.new("attack", 2, seed=next(games))
                 continue
             if g.pending is Decision.PRESS:
                 g.play(fired(min(len(g.pile), rng.choice(counts))))

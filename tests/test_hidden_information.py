@@ -104,7 +104,7 @@ def new_game(ruleset: str, players: int, seed: int) -> Game:
         load_ruleset(ruleset).check_players(players)
     except RulesetError:
         assume(False)
-    return Game.new(ruleset, players, seed=seed, presses=False)
+    return Game.new(ruleset, players, seed=seed)
 
 
 # -- the property, for the engine -----------------------------------------------------------
@@ -147,7 +147,7 @@ def _same_after_the_seats_move(game: Game, twin: Game, seat: int, rng: random.Ra
 
 
 def test_twins_really_differ_in_what_the_seat_cannot_see() -> None:
-    game = Game.new("attack", 4, seed=3, presses=False)
+    game = Game.new("attack", 4, seed=3)
     twin = twin_of(game, 0, random.Random(1))
     assert twin.hands[1:] != game.hands[1:] and list(twin.pile) != list(game.pile)
     assert twin.events[0]["seed"] != game.seed  # and so does the record's secret
@@ -176,7 +176,7 @@ def test_the_table_screens_first_message_carries_no_seed() -> None:
 
 def _game_with_a_reload(ruleset: str = "classic") -> tuple[Game, Event, list[str]]:
     for seed in range(200):
-        game, rng = Game.new(ruleset, 2, seed=seed, presses=False), random.Random(seed)
+        game, rng = Game.new(ruleset, 2, seed=seed), random.Random(seed)
         while not game.is_game_over() and game.round_number == 1:
             before = len(game.events)
             step(game, rng)
@@ -199,7 +199,7 @@ def test_a_reload_does_not_tell_the_order_of_the_new_pile() -> None:
 
 def test_the_challenged_hand_is_shown_to_the_challenger_only() -> None:
     for seed in range(400):
-        game, rng = Game.new("classic", 3, seed=seed, presses=False), random.Random(seed)
+        game, rng = Game.new("classic", 3, seed=seed), random.Random(seed)
         while not game.is_game_over() and game.round_number == 1:
             if game.pending is Decision.CHALLENGE:
                 game.play(Move.parse("challenge"))
@@ -220,7 +220,7 @@ def _challenge_seen_by(game: Game, seat: int) -> Event:
 
 
 def test_legal_moves_do_not_follow_the_hand_order() -> None:
-    game = Game.new("attack", 2, seed=4, presses=False)
+    game = Game.new("attack", 2, seed=4)
     seat = game.decider
     reordered = game.copy()
     reordered.hands[seat].reverse()  # e.g. after Trade Hands: drawn cards first
@@ -280,7 +280,7 @@ def test_every_message_to_every_page_of_a_played_round_is_free_of_the_seed() -> 
 @pytest.mark.parametrize("ruleset", RULESETS)
 def test_the_sample_keeps_what_the_seat_was_given(ruleset: str) -> None:
     """A card the seat passed on stays in the receiver's sampled hand (known, not hidden)."""
-    game = Game.new(ruleset, 3, seed=11, presses=False)
+    game = Game.new(ruleset, 3, seed=11)
     seat = game.decider
     receiver = (seat + 1) % 3
     card = game.hands[seat][0]

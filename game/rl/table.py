@@ -121,7 +121,7 @@ class Table:
     def __init__(self, spec: TableSpec, seed: int) -> None:
         self.spec = spec
         self.seed = seed
-        self.game = Game.new(spec.rules, spec.players, seed=seed, presses=False)
+        self.game = Game.new(spec.rules, spec.players, seed=seed)
         self.game._chance = _fast_copy(self.game.chance)
         self.press = compat.PressState()
         #: Seats that waited in the current offer of out-of-turn moves.
