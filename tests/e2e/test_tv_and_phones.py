@@ -126,6 +126,7 @@ def test_the_tv_shows_the_game_large_and_the_phones_say_what_happened_to_them(
     banner = text_box(tv, "#banner")
     assert banner["visible"] and banner["width"] >= 0.8 * TV["width"]
     assert text_box(tv, "#banner .banner-title")["font"] >= 64
+    assert tv.evaluate("() => document.documentElement.scrollHeight") <= TV["height"]
     title = tv.inner_text("#banner")
     found = re.search(r"★ (Ann|Bob) wins the game! ★\n\+(\d+) points this round", title)
     assert found, title
