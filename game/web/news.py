@@ -107,10 +107,11 @@ def round_result(game: Game, names: Sequence[str]) -> dict[str, Any] | None:
     end = next((e for e in reversed(game.events) if e["type"] == "round_end"), None)
     if end is None:
         return None
-    winner = end.get("winner")
+    raw = end.get("winner")
+    winner = raw if isinstance(raw, int) and 0 <= raw < len(names) else None
     over = game.is_game_over()
-    who = names[winner] if isinstance(winner, int) and 0 <= winner < len(names) else None
-    points = int(end["gained"][winner]) if who is not None else 0
+    who = names[winner] if winner is not None else None
+    points = int(end["gained"][winner]) if winner is not None else 0
     if who is None:
         text = f"Round {end['round']} ends: nobody went out"
     elif over:
@@ -118,7 +119,7 @@ def round_result(game: Game, names: Sequence[str]) -> dict[str, Any] | None:
     else:
         text = f"{who} wins round {end['round']}!"
     detail = f"+{points} points this round" + (
-        f" · {game.scores[winner]} in all" if over and who is not None else ""
+        f" · {game.scores[winner]} in all" if over and winner is not None else ""
     )
     return {
         "round": end["round"],
