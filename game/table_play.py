@@ -2,8 +2,10 @@
 
 A :class:`TablePlay` drives a :class:`~game.engine.Game`. Bots decide by
 themselves; a person sees the table and their own hand (hot-seat: with two or
-more people the screen is cleared and the next person asked to take the seat
-before their hand is shown), picks from the numbered legal moves, and gets the
+more people the last person keeps their result on screen until they press Enter,
+then the screen is cleared and the next person, shown the journal line and a recap
+of what happened since their last turn, is asked to take the seat before their hand
+is shown), picks from the numbered legal moves, and gets the
 reason and the same question again for anything the rules or the parser
 refuse. Every launcher press is shown as it happens (the engine's event
 callback is synchronous).
@@ -122,6 +124,9 @@ class TablePlay:
         )
         self._shown: int | None = None
         self._humans = sum(seat.is_human for seat in self.seats)
+        #: Per seat, how many events it had seen when it last left the terminal (the recap).
+        self._seen_up_to: dict[int, int] = {}
+        self._words = narrator if narrator is not None else Narrator(console, self.seats)
         self.stopped_early = False
         self._sync_narrator()
 
@@ -304,19 +309,57 @@ class TablePlay:
         return True
 
     def _hand_over(self, seat: int) -> None:
-        """Hot-seat: hide the last person's hand and wait for the next person to sit down."""
+        """Hot-seat: the last person reads their result, then the next one gets a recap.
+
+        The last person's screen (their hand, what their move did) stays until they
+        press Enter; the cleared screen then shows the journal line again and, for the
+        next person, every public event since their own last turn, before their hand.
+        """
         if self._humans < 2 or self._shown == seat:
-            self._shown = seat
+            self._sit(seat)
             return
-        painter, name = self.console.painter, self.seats[seat].name
-        self.console.out.write(painter.clear())
-        try:
-            self.console.read(
-                f"Pass the terminal to {name}. {name}, press Enter when you are ready: "
+        if self._shown is not None:
+            last = self.seats[self._shown].name
+            self._wait_enter(
+                f"{last}, press Enter to hide your hand (the terminal goes to "
+                f"{self.seats[seat].name}): "
             )
+            self._seen_up_to[self._shown] = len(self.game.events)
+        self._shown = None
+        if self.narrator is not None:
+            self.narrator.viewer = None
+        self.console.out.write(self.console.painter.clear())
+        self.console.say(journal_note(self.journal))
+        recap = self.recap(seat)
+        if recap:
+            self.console.say(recap)
+        name = self.seats[seat].name
+        self._wait_enter(f"Pass the terminal to {name}. {name}, press Enter when you are ready: ")
+        self._sit(seat)
+
+    def _sit(self, seat: int) -> None:
+        """``seat`` is at the terminal: its own presses show the cards that came out."""
+        self._shown = seat
+        if self.narrator is not None:
+            self.narrator.viewer = seat
+
+    def _wait_enter(self, prompt: str) -> None:
+        try:
+            self.console.read(prompt)
         except EOFError:
             raise QuitRequested() from None
-        self._shown = seat
+
+    def recap(self, seat: int) -> str:
+        """What everyone saw happen since ``seat`` last left the terminal (public facts only)."""
+        events = self.game.events[self._seen_up_to.get(seat, 0) :]
+        lines = [
+            line.removeprefix("— ") for e in events for line in [self._words.public_line(e)] if line
+        ]
+        if not lines:
+            return ""
+        who = self.seats[seat].name
+        since = "your last turn" if seat in self._seen_up_to else "the start"
+        return "\n".join([f"{who}, since {since}:", *(f"  · {line}" for line in lines)])
 
     def _screen(self, seat: int) -> str:
         game, painter = self.game, self.console.painter
@@ -466,6 +509,13 @@ def _colour_word(game: Game) -> str | None:
     return color.name.lower() if color is not None else None
 
 
+def journal_note(writer: JournalWriter | None) -> str:
+    """Where the game is saved, or that it is not (said at the start and after each clear)."""
+    if writer is None:
+        return "Not saved: this game has no --journal FILE, so quitting loses it."
+    return f"Journal: {writer.path} (resume with: uno-attack play --resume {writer.path})"
+
+
 class Narrator:
     """Turns engine events into lines at the table (and animated presses)."""
 
@@ -477,14 +527,20 @@ class Narrator:
         #: Show every hand at the deal and the cards each press yields (replays only).
         self.reveal = reveal
         self.muted = False
+        #: The seat at the terminal now: its own presses show the cards they brought.
+        self.viewer: int | None = None
 
     def __call__(self, event: dict[str, Any]) -> None:
         if self.muted:
             return
         kind = event["type"]
         if kind == "hit":
+            own = event["player"] == self.viewer and not self.reveal
             self.console.animator.press(
-                self._name(event["player"]), int(event.get("counted", 0)), event.get("reason", "")
+                self._name(event["player"]),
+                int(event.get("counted", 0)),
+                event.get("reason", ""),
+                cards=event.get("cards", ()) if own else (),
             )
             if self.reveal and event.get("cards"):
                 self.console.say(f"     ({' '.join(event['cards'])})")
@@ -495,6 +551,16 @@ class Narrator:
         if self.reveal and kind == "deal":
             for seat, hand in zip(self.seats, event["hands"], strict=False):
                 self.console.say(f"   {seat.name}: {' '.join(hand)}")
+
+    def public_line(self, event: dict[str, Any]) -> str:
+        """``event`` in words everyone at the table may read (a press says how many, not what)."""
+        kind = event["type"]
+        if kind != "hit":
+            return self._describe(kind, event)
+        counted = int(event.get("counted", 0))
+        reason = f" ({event['reason']})" if event.get("reason") else ""
+        got = f"{counted} card{'s' * (counted != 1)}" if counted else "nothing"
+        return f"{self._name(event['player'])} presses the launcher{reason}: {got}."
 
     def _name(self, seat: Any) -> str:
         return (

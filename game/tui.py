@@ -178,8 +178,15 @@ class PressAnimator:
         self.sleep = sleep
 
     def press(
-        self, player: str, counted: int, reason: str = "", *, number: int | None = None
+        self,
+        player: str,
+        counted: int,
+        reason: str = "",
+        *,
+        number: int | None = None,
+        cards: Sequence[str] = (),
     ) -> None:
+        """``cards``: what came out, shown only when the person at the screen is the presser."""
         why = f" ({reason}{f', press {number}' if number else ''})" if reason else ""
         self.out.write(f"  💥 {player} presses the launcher{why} ")
         if self.delay > 0:
@@ -188,7 +195,8 @@ class PressAnimator:
                 self.out.flush()
                 self.sleep(self.delay)
             self.out.write(" ")
-        self.out.write(self._result(counted) + "\n")
+        yours = f" Yours: {' '.join(cards)}" if cards else ""
+        self.out.write(self._result(counted) + yours + "\n")
         self.out.flush()
 
     def _result(self, counted: int) -> str:

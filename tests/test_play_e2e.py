@@ -181,6 +181,7 @@ def test_hot_seat_hides_the_last_hand_until_the_next_person_sits_down() -> None:
                 r"Ann> ",
                 r"Pass the terminal to Ann\. Ann, press Enter when you are ready: ",
                 r"Pass the terminal to Bob\. Bob, press Enter when you are ready: ",
+                HIDE_PROMPT,
             ]
         )
         if index == 2:
@@ -192,6 +193,90 @@ def test_hot_seat_hides_the_last_hand_until_the_next_person_sits_down() -> None:
     child.expect(r"Bob> ")
     bob_screen = child.before
     assert "Bob's hand" in bob_screen and "Ann's hand" not in bob_screen
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+HIDE_PROMPT = r"\w+, press Enter to hide your hand \(the terminal goes to \w+\): "
+PRESS_LINE = re.compile(
+    r"💥 Ann presses the launcher \(draw\) (?:(\d+) cards? flew out!|nothing came out\.)"
+    r"(?: Yours: ([A-Z0-9 ]+))?\r?\n"
+)
+CLEARED = "=" * 60  # what the screen clear is without a terminal's colours (NO_COLOR)
+
+
+def ann_presses_at_the_hot_seat(child: pexpect.spawn) -> str:
+    """Ann plays "1" until the launcher is offered, then types ``press``; the text after it."""
+    for _ in range(40):
+        index = child.expect([r"Ann> ", r"press Enter when you are ready: ", HIDE_PROMPT])
+        if index == 0 and "press the launcher" in "".join(menu(child.before).values()):
+            child.sendline("press")
+            child.expect(HIDE_PROMPT)
+            return child.before
+        child.sendline("1" if index == 0 else "")
+    raise AssertionError("Ann was never offered the launcher")
+
+
+def test_hot_seat_keeps_your_press_on_screen_and_recaps_it_for_the_next_person(
+    tmp_path: Path,
+) -> None:
+    journal = tmp_path / "night.jsonl"
+    child = spawn(
+        "play", "--seats", "Ann,Bob,bot:random", "--seed", "5", "--delay", "0",
+        "--journal", str(journal),
+    )  # fmt: skip
+    after_press = ann_presses_at_the_hot_seat(child)
+    # Ann's own result (how many, and which cards are hers) stays until she presses Enter
+    press = PRESS_LINE.search(after_press)
+    assert press, after_press
+    assert CLEARED not in after_press[press.start() :]
+    counted = int(press.group(1) or 0)
+    mine = (press.group(2) or "").split()
+    assert len(mine) == counted
+    child.sendline("")
+    child.expect(r"Pass the terminal to Bob\. Bob, press Enter when you are ready: ")
+    handover = child.before.rsplit(CLEARED, 1)[-1]
+    # the cleared screen: the journal line again, then Bob's recap (public facts only)
+    assert f"Journal: {journal}" in handover
+    assert "Bob, since the start:" in handover
+    got = f"{counted} card{'s' * (counted != 1)}" if counted else "nothing"
+    assert f"· Ann presses the launcher (draw): {got}." in handover
+    assert "· RandomBot3 is skipped." in handover  # a skip is part of the story
+    assert "Yours:" not in handover and "Ann's hand" not in handover
+    child.sendline("")
+    child.expect(r"Bob> ")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+
+
+def test_the_next_recap_starts_at_your_own_last_turn() -> None:
+    child = spawn("play", "--seats", "Ann,Bob", "--seed", "5", "--delay", "0")
+    recaps: list[str] = []
+    for _ in range(40):
+        index = child.expect([r"(?:Ann|Bob)> ", r"press Enter when you are ready: ", HIDE_PROMPT])
+        if index == 1:
+            recaps.append(child.before.rsplit(CLEARED, 1)[-1])
+        if index == 0 and len(recaps) >= 4:
+            break
+        child.sendline("1" if index == 0 else "")
+    child.sendline("quit")
+    child.expect(pexpect.EOF)
+    heads = [re.search(r"(\w+), since (the start|your last turn):", r) for r in recaps]
+    seen: set[str] = set()
+    for head, recap in zip(heads, recaps, strict=True):
+        assert head, recap
+        name, since = head.groups()
+        # a person's first recap starts at the deal; every later one at their own last turn
+        assert since == ("your last turn" if name in seen else "the start"), recap
+        assert ("deals first" in recap) == (name not in seen), recap
+        seen.add(name)
+    assert seen == {"Ann", "Bob"}
+
+
+def test_a_game_without_a_journal_says_at_the_start_that_it_is_not_saved() -> None:
+    child = spawn("play", "--seats", SEATS, "--seed", "3", "--delay", "0")
+    child.expect(PROMPT)
+    assert "Not saved: this game has no --journal FILE" in child.before
     child.sendline("quit")
     child.expect(pexpect.EOF)
 

@@ -311,3 +311,40 @@ def test_the_narrator_tells_every_event_of_real_games(ruleset: str) -> None:
     assert "Game over" in out.getvalue()
     with pytest.raises(KeyError):
         narrator({"type": "take", "player": 0})
+
+
+PRIVATE_FIELDS = {"hit": "cards", "deal": "hands", "challenge": "hand", "give": "card"}
+
+
+def _private_cards(event: dict) -> set[str]:
+    raw = event.get(PRIVATE_FIELDS.get(event["type"], ""), [])
+    codes = [raw] if isinstance(raw, str) else raw
+    return {c for item in codes for c in ([item] if isinstance(item, str) else item)}
+
+
+@pytest.mark.parametrize("ruleset", ["attack", "classic"])
+def test_the_hot_seat_recap_never_names_a_card_only_its_holder_saw(ruleset: str) -> None:
+    """What a press brought, a passed card, a dealt hand: never in the next person's recap."""
+    from game import Game
+    from game.cards import Card
+    from game.table_play import Console, Narrator, PlaySeat
+    from game.tui import Painter, PressAnimator
+
+    out = io.StringIO()
+    console = Console(out, input, Painter(), PressAnimator(out, Painter()))
+    words = Narrator(console, [PlaySeat(f"P{i}") for i in range(3)])
+    options = {"target": 60} if ruleset == "classic" else {}
+    game = Game.new(ruleset, 3, seed=2, options=options)
+    while not game.is_game_over():
+        if game.is_round_over():
+            game.start_next_round()
+        else:
+            game.play(game.legal_moves()[0])
+    checked = 0
+    for event in game.events:
+        public = {event.get("card"), event.get("starter")}
+        for code in _private_cards(event) - public:
+            line = words.public_line(event)
+            assert code not in line.split() and Card.parse(code).title not in line, (event, line)
+            checked += 1
+    assert checked > 20

@@ -31,7 +31,7 @@ from game.journal import (
 from game.moves import Move
 from game.prompt import QuitRequested, SeatSpec, parse_seats
 from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
-from game.table_play import Console, Narrator, PlaySeat, TablePlay
+from game.table_play import Console, Narrator, PlaySeat, TablePlay, journal_note
 from game.tui import Painter, PressAnimator
 from hardware.errors import LauncherFault
 from launcher.spec import resolve_spec
@@ -267,8 +267,8 @@ def _greet(
     if journal is not None:
         dropped = " (a cut-off last line was dropped)" if journal.dropped_tail else ""
         console.say(f"Resuming {journal.path}: replaying {len(journal.decisions)} moves{dropped}.")
-    elif writer is not None:
-        console.say(f"Journal: {writer.path} (resume with: uno-attack play --resume {writer.path})")
+    else:
+        console.say(journal_note(writer))
     console.say("Type the number of a move, a card code (R7, WAA…), ? for help, quit to stop.")
 
 

@@ -25,7 +25,7 @@ if TYPE_CHECKING:
     from game.web.session import GameSession
 
 #: Page modules mounted by ``create_app`` when they exist (each defines ``routes(context)``).
-EXTRA_PAGES = ("game.web.referee", "game.web.calibration")
+EXTRA_PAGES = ("game.web.referee", "game.web.calibration", "game.web.favicon")
 
 STATIC_DIR = Path(__file__).resolve().parent / "static"
 

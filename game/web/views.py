@@ -18,7 +18,7 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING, Any
 
 from game.bots import seat_moves
-from game.cards import Card, NotationError
+from game.cards import Card
 from game.moves import (
     AimMove,
     CatchMove,
@@ -33,21 +33,13 @@ from game.moves import (
 )
 from game.observe import NOBODY as NOBODY  # the table screen's viewer seat (re-exported)
 from game.observe import canonical, redact
+from game.web.news import card_text, done_to_you, round_result
 
 if TYPE_CHECKING:
     from game.engine import Game
 
 COLOUR_NAMES = {"R": "red", "B": "blue", "G": "green", "Y": "yellow"}
 ARROWS = {1: "clockwise ↻", -1: "anticlockwise ↺"}
-
-
-def card_text(code: str) -> str:
-    """A card in words, capitalised: ``R7`` -> ``Red 7``, ``WH4`` -> ``Wild Hit 4``."""
-    try:
-        title = Card.parse(code).title
-    except NotationError:
-        return code
-    return title[:1].upper() + title[1:]
 
 
 def card_view(code: str) -> dict[str, Any]:
@@ -124,11 +116,13 @@ def seat_options(game: Game, seat: int) -> list[Move]:
 
 def situation(game: Game, names: Sequence[str], seat: int) -> str:
     """One sentence on what ``seat`` is asked (empty when it is not asked anything)."""
-    if game.is_game_over():
-        winner = game.winner
-        return f"Game over: {names[winner] if winner is not None else 'nobody'} wins."
-    if game.is_round_over():
-        return "The round is over."
+    result = round_result(game, names)
+    if result is not None:
+        won = result["winner"] == seat
+        if result["game_over"]:
+            return "You win!" if won else f"{result['name'] or 'Nobody'} wins the game."
+        points = f" (+{result['points']} points)"
+        return f"You win round {result['round']}!{points}" if won else f"{result['text']}{points}"
     if game.decider != seat:
         return f"Waiting for {names[game.decider]}."
     actor = names[game.actor] if 0 <= game.actor < len(names) else "?"
@@ -153,6 +147,8 @@ def table_view(game: Game, names: Sequence[str], bots: Sequence[str | None]) -> 
     """What everyone at the table sees."""
     color = game.active_color.value if game.active_color else None
     winner = game.winner
+    result = round_result(game, names)
+    deciding = result is None and 0 <= game.decider < len(names)
     return {
         "names": list(names),
         "bots": list(bots),
@@ -172,6 +168,10 @@ def table_view(game: Game, names: Sequence[str], bots: Sequence[str | None]) -> 
         "over": game.is_game_over(),
         "winner": winner,
         "draws_from_pile": game.ruleset.draws_from_pile,
+        # presentation: whose turn in words (None once the round is over), the round's banner
+        "round_over": result is not None,
+        "turn_name": names[game.decider] if deciding else None,
+        "result": result,
     }
 
 
@@ -187,9 +187,12 @@ def seat_view(game: Game, names: Sequence[str], bots: Sequence[str | None], seat
         moves=[move_view(game, names, m) for m in options],
         situation=situation(game, names, seat),
         # with two cards, a card may be played together with the UNO call ("R5" + "uno")
+        # (not when the only move is to press: there is no card to call it with)
         uno_with_play=len(game.hands[seat]) == 2
         and game.decider == seat
-        and game.pending in (Decision.TURN, Decision.DRAWN, Decision.PLAY_AGAIN),
+        and game.pending in (Decision.TURN, Decision.DRAWN, Decision.PLAY_AGAIN)
+        and bool(playable),
+        done_to_you=done_to_you(game, names, seat),
     )
     return view
 

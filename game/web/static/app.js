@@ -100,13 +100,20 @@ const Uno = (() => {
 
   function renderSeats(list, view) {
     list.replaceChildren(...view.names.map((name, i) => {
-      const item = el("li", {class: i === view.decider && !view.over ? "turn" : ""});
-      const who = name + (view.bots[i] ? " (bot)" : "") + (i === view.decider && !view.over ? " — to play" : "");
+      const playing = i === view.decider && view.turn_name !== null;
+      const item = el("li", {class: playing ? "turn" : ""});
+      const who = name + (view.bots[i] ? " (bot)" : "") + (playing ? " — to play" : "");
       item.append(el("strong", {}, who), el("br"));
       item.append(el("span", {}, view.hand_sizes[i] + " card" + (view.hand_sizes[i] === 1 ? "" : "s") +
         (view.hand_sizes[i] === 1 ? " · UNO!" : "") + " · " + view.scores[i] + " pts"));
       return item;
     }));
+  }
+
+  // Whose turn, or the round's result once nobody is to play (never "Turn: undefined").
+  function turnText(view) {
+    if (view.turn_name !== null && view.turn_name !== undefined) return "Turn: " + view.turn_name;
+    return view.result ? view.result.text : "Waiting for the next round";
   }
 
   function renderStatus(node, view) {
@@ -115,18 +122,16 @@ const Uno = (() => {
       el("span", {}, "Colour: " + view.color_name),
       el("span", {}, "Play goes " + view.direction_text),
       el("span", {}, "Round " + view.round + " · to " + view.target),
-      el("span", {}, view.over ? "Game over: " + view.names[view.winner] + " wins"
-        : "Turn: " + view.names[view.decider]));
+      el("span", {class: "turn-text"}, turnText(view)));
   }
 
+  // The last press only while it is the latest news: a later play makes it history.
   function lastPress(entries) {
-    for (let i = entries.length - 1; i >= 0 && i >= entries.length - 6; i--) {
-      if (entries[i].type === "hit") return entries[i];
-    }
-    return null;
+    const last = entries[entries.length - 1];
+    return last && last.type === "hit" ? last : null;
   }
 
   function start(on) { handlers = on; if (feed.length && on.restore) on.restore(feed); connect(); }
 
-  return {start, send, el, card, renderFeed, renderSeats, renderStatus, lastPress, get version() { return version; }};
+  return {start, send, el, card, renderFeed, renderSeats, renderStatus, turnText, lastPress, get version() { return version; }};
 })();

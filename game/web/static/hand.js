@@ -3,6 +3,26 @@
 (() => {
   const $ = (id) => document.getElementById(id);
   let busy = false;
+  let shownHand = null;  // the card codes of the hand drawn last (null: nothing drawn yet)
+
+  // The cards that arrived since the hand was last drawn (a multiset difference).
+  function arrived(hand) {
+    const before = {};
+    for (const code of shownHand || []) before[code] = (before[code] || 0) + 1;
+    return hand.map((c) => {
+      if (shownHand === null) return false;
+      if (!before[c.code]) return true;
+      before[c.code] -= 1;
+      return false;
+    });
+  }
+
+  function renderNews(view) {
+    const news = $("news");
+    const lines = view.done_to_you || [];
+    news.classList.toggle("hidden", lines.length === 0);
+    news.replaceChildren(...lines.map((text) => Uno.el("p", {}, text)));
+  }
 
   function showError(text) {
     const box = $("error");
@@ -21,11 +41,16 @@
     Uno.renderStatus($("status"), view);
     Uno.renderSeats($("seats"), view);
     $("situation").textContent = data.jam ? "The launcher is jammed: wait for the host." : view.situation;
-    $("hand").replaceChildren(...view.hand.map((c) => {
+    renderNews(view);
+    $("situation").classList.toggle("won", view.situation === "You win!");
+    const fresh = arrived(view.hand);
+    $("hand").replaceChildren(...view.hand.map((c, i) => {
       const node = Uno.card(c);
       if (c.playable) { node.classList.add("playable"); node.textContent = "✓ " + c.text; }
+      if (fresh[i]) { node.classList.add("new"); node.title = "new card"; }
       return node;
     }));
+    shownHand = view.hand.map((c) => c.code);
     $("uno-toggle").classList.toggle("hidden", !view.uno_with_play);
     if (!view.uno_with_play) $("uno-with-play").checked = false;
     $("moves").replaceChildren(...view.moves.map((m) => button(m, view)));

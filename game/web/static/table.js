@@ -1,4 +1,4 @@
-// The table screen (TV or tablet) and the host page share this: public information only.
+// The host page's table (and the jam dialog the TV screen shares): public information only.
 "use strict";
 const TablePage = (() => {
   const $ = (id) => document.getElementById(id);
@@ -23,6 +23,14 @@ const TablePage = (() => {
     box.replaceChildren(...lines, ...(extra ? extra(jam) : []));
   }
 
+  // A jam, a launcher failure or a game that could not start: shown above everything.
+  function showTrouble(data, extra) {
+    if (data.stuck && !data.jam) showStuck(data, extra); else showJam(data.jam, extra);
+    const error = $("error");
+    error.textContent = data.failure || "";
+    error.classList.toggle("hidden", !data.failure);
+  }
+
   function render(data, feed, extra) {
     Uno.renderFeed($("feed"), feed, 14);
     const press = Uno.lastPress(feed);
@@ -34,17 +42,11 @@ const TablePage = (() => {
       void node.offsetWidth;
       node.classList.add("fly");
     }
-    if (data.stuck && !data.jam) showStuck(data, extra); else showJam(data.jam, extra);
-    const error = $("error");
-    error.textContent = data.failure || "";
-    error.classList.toggle("hidden", !data.failure);
+    showTrouble(data, extra);
     if (data.view) {
       Uno.renderStatus($("status"), data.view);
       Uno.renderSeats($("seats"), data.view);
     }
   }
-  return {render, showJam};
+  return {render, showJam, showTrouble};
 })();
-if (!location.pathname.startsWith("/host/")) {
-  Uno.start({update: (data, feed) => TablePage.render(data, feed), restore: (feed) => Uno.renderFeed(document.getElementById("feed"), feed, 14)});
-}
