@@ -325,7 +325,7 @@ def _private_cards(event: dict) -> set[str]:
 @pytest.mark.parametrize("ruleset", ["attack", "classic"])
 def test_the_hot_seat_recap_never_names_a_card_only_its_holder_saw(ruleset: str) -> None:
     """What a press brought, a passed card, a dealt hand: never in the next person's recap."""
-    from game import Game
+    from game.driver import Table
     from game.cards import Card
     from game.table_play import Console, Narrator, PlaySeat
     from game.tui import Painter, PressAnimator
@@ -334,7 +334,7 @@ def test_the_hot_seat_recap_never_names_a_card_only_its_holder_saw(ruleset: str)
     console = Console(out, input, Painter(), PressAnimator(out, Painter()))
     words = Narrator(console, [PlaySeat(f"P{i}") for i in range(3)])
     options = {"target": 60} if ruleset == "classic" else {}
-    game = Game.new(ruleset, 3, seed=2, options=options)
+    game = Table.new(ruleset, 3, seed=2, options=options)
     while not game.is_game_over():
         if game.is_round_over():
             game.start_next_round()

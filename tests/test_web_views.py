@@ -14,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game import Game
+from game.driver import Table
 from game.moves import Decision, PlayMove
 from game.web.views import card_text, seat_view, table_view
 
@@ -22,9 +23,9 @@ BOTS: list[str | None] = [None, None, None]
 PRESSED = re.compile(r"^You press the launcher[^:]*: \d+ cards? \((.*)\)\.$")
 
 
-def states(seed: int, pick: int = 0, **options: object) -> Iterator[Game]:
+def states(seed: int, pick: int = 0, **options: object) -> Iterator[Table]:
     """Every state of a seeded game played with the ``pick``-th legal move (cycling)."""
-    game = Game.new("attack", len(NAMES), seed=seed, options=dict(options))
+    game = Table.new("attack", len(NAMES), seed=seed, options=dict(options))
     turn = 0
     while not game.is_game_over() and turn < 3000:
         yield game
