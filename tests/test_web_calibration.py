@@ -14,6 +14,7 @@ from starlette.testclient import TestClient
 from game.web.app import create_app
 from game.web.calibration import SessionFollower
 from game.web.settings import WebSettings
+from tests.web_client import ORIGIN
 from launcher.calibration.intervals import estimate
 from launcher.calibration.record import Recorder
 from launcher.calibration.session import SessionHeader, SessionWriter, read_session
@@ -62,10 +63,10 @@ def test_the_fitted_profile_appears_when_the_planned_presses_are_in(tmp_path: Pa
 def test_the_page_and_its_snapshot_are_served_in_calibration_mode(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     _record(path, 12, planned=50)
-    app = create_app(WebSettings(mode="calibration", calibration=path))
+    app = create_app(WebSettings(mode="calibration", calibration=path, allowed_origins=(ORIGIN,)))
     with TestClient(app) as client:
         assert client.get("/calibration").status_code == 200
         assert client.get("/calibration/snapshot.json").json()["presses"] == 12
     # a virtual table does not serve it
-    with TestClient(create_app(WebSettings(launcher="sim://", seed=1))) as client:
+    with TestClient(create_app(WebSettings(launcher="sim://", seed=1, allowed_origins=(ORIGIN,)))) as client:
         assert client.get("/calibration").status_code == 404

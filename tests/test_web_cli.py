@@ -8,10 +8,9 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
-
 from game.cli import build_parser, main
 from game.cli.table import settings_from_args
+from tests.web_client import fake_serving
 
 
 def _parse(*words: str) -> argparse.Namespace:
@@ -59,14 +58,8 @@ def test_bad_flags_are_clear_errors(
 
 @pytest.fixture
 def uvicorn_runs(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every ``uvicorn.run`` the command makes, with its app and keywords, instead of serving."""
-    runs: list[dict[str, Any]] = []
-
-    def run(app: Any, **kwargs: Any) -> None:
-        runs.append({"app": app, **kwargs})
-
-    monkeypatch.setattr(uvicorn, "run", run)
-    return runs
+    """Every server the command would run, with its app, host and port, instead of serving."""
+    return fake_serving(monkeypatch)
 
 
 def test_serve_prints_the_links_and_runs_uvicorn_on_localhost(

@@ -29,14 +29,21 @@ def _settings(**changes: Any) -> WebSettings:
         "launcher": "sim://",
         "seed": 4,
         "mode": "referee",
+        "allowed_origins": (ORIGIN["origin"],),
     }
     values.update(changes)
     return WebSettings(**values)
 
 
+#: The version of the last state each socket was sent (by id): what its page shows.
+_SHOWN: dict[int, int] = {}
+
+
 def _until(socket: Any, wanted: Any) -> dict[str, Any]:
     while True:
         message = socket.receive_json()
+        if message["type"] == "state":
+            _SHOWN[id(socket)] = message["version"]
         if message["type"] == "error" or wanted(message):
             return message
 
@@ -45,9 +52,10 @@ def _idle(socket: Any) -> dict[str, Any]:
     return _until(socket, lambda m: m["phase"] is not None and not m["busy"])
 
 
-def _send(socket: Any, message: dict[str, Any]) -> dict[str, Any]:
-    socket.send_json(message)
-    return _until(socket, lambda m: not m["busy"] and m["phase"] is not None)
+def _send(socket: Any, message: dict[str, Any], wanted: Any = lambda m: True) -> dict[str, Any]:
+    """Send ``message`` as the page does, with the version of the state it shows."""
+    socket.send_json({"version": _SHOWN.get(id(socket), 0), **message})
+    return _until(socket, lambda m: not m["busy"] and m["phase"] is not None and wanted(m))
 
 
 @pytest.fixture
@@ -102,8 +110,7 @@ def test_a_refused_entry_says_why_and_changes_nothing(referee: Any, message: dic
         assert before["phase"] == "playing" and before["current"] == 1
         reply = _send(ws, message)
         assert reply["type"] == "error" and reply["message"]
-        ws.send_json({"type": "entry", "op": "play", "card": "R3"})
-        after = _until(ws, lambda m: not m["busy"] and m["current"] == 2)
+        after = _send(ws, {"type": "entry", "op": "play", "card": "R3"}, lambda m: m["current"] == 2)
     assert after["hands"] == [7, 6, 7]  # only the good R3 counted: the refused entry did nothing
 
 
@@ -192,12 +199,11 @@ def test_table_serve_referee_and_calibration_flags_choose_the_page() -> None:
 def test_table_serve_referee_prints_the_referee_link_saved_beside_the_journal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import uvicorn
-
     from game.cli import main
     from game.web.auth import tokens_path
+    from tests.web_client import fake_serving
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    fake_serving(monkeypatch)
     journal = tmp_path / "night.jsonl"
     words = ["--seats", "Ann,Sam,Kim", "--launcher", "sim://", "--journal", str(journal)]
     assert main(["table", "serve", "--referee", *words]) == 0

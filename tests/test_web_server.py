@@ -5,12 +5,15 @@ from __future__ import annotations
 import json
 import threading
 from collections.abc import Iterator
+from contextlib import contextmanager
+from typing import Any
 
 import httpx2 as httpx
 import pytest
 import uvicorn
 from websockets.sync.client import connect
 
+from game.cli.table import listen
 from game.web.app import create_app
 from tests.web_client import quick_settings
 
@@ -27,21 +30,32 @@ class _Server(uvicorn.Server):
         self.ready.set()
 
 
-@pytest.fixture
-def server() -> Iterator[tuple[str, object]]:
-    app = create_app(quick_settings())
-    config = uvicorn.Config(app, host="127.0.0.1", port=0, log_level="warning", lifespan="on")
-    running = _Server(config)
-    thread = threading.Thread(target=running.run, daemon=True)
+@contextmanager
+def running(**changes: Any) -> Iterator[tuple[str, Any]]:
+    """A real uvicorn serving ``quick_settings(**changes)`` on a free port, as ``table serve``
+    does: the port is bound first, so the settings (and the allowlist) know it."""
+    listening = listen("127.0.0.1", 0)
+    port = listening.getsockname()[1]
+    limits = changes.pop("limits", None)
+    app = create_app(quick_settings(port=port, allowed_origins=(), **changes), limits=limits)
+    config = uvicorn.Config(app, log_level="warning", lifespan="on")
+    server = _Server(config)
+    thread = threading.Thread(target=server.run, kwargs={"sockets": [listening]}, daemon=True)
     thread.start()
     try:
-        assert running.ready.wait(20), "uvicorn did not start"
-        port = running.servers[0].sockets[0].getsockname()[1]
+        assert server.ready.wait(20), "uvicorn did not start"
         yield f"127.0.0.1:{port}", app
     finally:
-        running.should_exit = True
+        server.should_exit = True
         thread.join(20)
+        listening.close()
     assert not thread.is_alive()
+
+
+@pytest.fixture
+def server() -> Iterator[tuple[str, object]]:
+    with running() as (address, app):
+        yield address, app
 
 
 def test_a_phone_joins_a_real_server_and_sees_its_hand(server: tuple[str, object]) -> None:

@@ -170,8 +170,9 @@ def test_a_cross_origin_websocket_is_refused(origin: str | None) -> None:
 def test_an_allowed_origin_may_connect() -> None:
     app, tokens = app_and_tokens(quick_settings(allowed_origins=("https://pi.example",)))
     with TestClient(app) as client:
-        headers = {"origin": "https://pi.example"}
-        with client.websocket_connect(f"/ws?token={tokens.seats[0]}", headers=headers) as ws:
+        headers = {"origin": "https://pi.example"}  # behind a proxy: Host pi.example too
+        url = f"wss://pi.example/ws?token={tokens.seats[0]}"
+        with client.websocket_connect(url, headers=headers) as ws:
             assert "view" in hello(ws).view_after()
 
 
