@@ -211,3 +211,43 @@ def test_table_serve_referee_prints_the_referee_link_saved_beside_the_journal(
     token = json.loads(tokens_path(journal).read_text())["referee"]
     assert f"http://127.0.0.1:8000/referee/{token}" in printed
     assert "/seat/" not in printed  # a refereed table has no seat links
+
+
+@pytest.mark.parametrize("version", [None, "1", 1.0, True])
+def test_an_entry_without_a_whole_number_version_is_refused(referee: Any, version: Any) -> None:
+    """A repeated PRESS without the state it was tapped on would press the launcher twice."""
+    client, tokens = referee
+    with client.websocket_connect(f"/referee/ws?token={tokens.referee}", headers=ORIGIN) as ws:
+        _idle(ws)
+        shown = _send(ws, {"type": "entry", "op": "play", "card": "R7"})
+        tap = {"type": "entry", "op": "press"} if version is None else {
+            "type": "entry", "op": "press", "version": version
+        }
+        for _ in range(2):
+            ws.send_json(tap)
+            refused = _until(ws, lambda m: m["version"] > shown["version"])  # were it pressed
+            assert refused["type"] == "error" and "version" in refused["message"]
+        ws.send_json({"type": "score", "hands": [[], [], []]})
+        assert "version" in _until(ws, lambda m: False)["message"]
+        state = _send(ws, {"type": "entry", "op": "press"}, lambda m: m["presses"] >= 1)
+    assert state["presses"] == 1  # the press with its version, once; none before it
+    assert state["version"] > shown["version"]
+
+
+def test_a_resumed_referee_page_keeps_every_line_of_the_history(tmp_path: Path) -> None:
+    journal = tmp_path / "night.jsonl"
+    app = create_app(_settings(journal=journal))
+    token = app.state.context.tokens.referee
+    with TestClient(app) as client:
+        with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
+            _idle(ws)
+            _send(ws, {"type": "entry", "op": "play", "card": "R5"})  # the card turned up
+            _send(ws, {"type": "entry", "op": "play", "card": "RH2"})
+            before = _send(ws, {"type": "entry", "op": "play", "card": "R2"})
+    assert "Sam plays Red 5." in before["log"]
+    resumed = create_app(_settings(resume=journal))
+    with TestClient(resumed) as client:
+        with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
+            after = _idle(ws)
+    assert after["log"] == [*before["log"], f"Resumed from {journal}."]
+    assert after["version"] == before["version"]

@@ -275,3 +275,43 @@ def test_a_page_that_remembers_more_than_the_game_has_starts_its_feed_again() ->
             again = hello(socket, version=first["version"] + 100).view_after()
     assert again["reset"] is True and not first["reset"]
     assert [item["version"] for item in again["events"]][-1] == first["version"]
+
+
+@pytest.mark.parametrize(
+    "version",
+    ["", ', "version": null', ', "version": "1"', ', "version": NaN', ', "version": 1.0',
+     ', "version": true', ', "version": -1', ', "version": [1]'],
+)
+def test_a_move_without_a_whole_number_version_is_refused(version: str) -> None:
+    """The page must say which state it saw: omitted, null, text, NaN, 1.0, true are not that."""
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        decider, first = _decider_page(client, tokens)
+        with open_page(client, tokens.seats[decider]) as socket:
+            page = hello(socket)
+            view = page.view_after()
+            move = view["view"]["moves"][-1]["move"]
+            socket.send_text(f'{{"type": "move", "moves": ["{move}"]{version}}}')
+            refused = page.receive()  # an error, or (were it played) a newer state
+            while refused["type"] != "error" and refused["version"] <= view["version"]:
+                refused = page.receive()
+        assert "version" in refused.get("message", ""), refused
+        assert app.state.context.session.version == view["version"]  # nothing was played
+
+
+def test_a_move_list_is_played_whole_or_not_at_all() -> None:
+    """``["G1", "G5"]``: the second card is not playable after the first, so neither is played."""
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        decider, _ = _decider_page(client, tokens)
+        with open_page(client, tokens.seats[decider]) as socket:
+            page = hello(socket)
+            view = page.view_after()
+            plays = [m["move"] for m in view["view"]["moves"] if m["kind"] == "play"]
+            held = [card["code"] for card in view["view"]["hand"]]
+            second = next(code for code in held if code != plays[0])
+            refused = page.move([plays[0], second], view["version"])
+        assert refused["type"] == "error" and "nothing was played" in refused["message"]
+        session = app.state.context.session
+        assert session.version == view["version"]
+        assert sorted(c.code for c in session.game.hands[decider]) == sorted(held)

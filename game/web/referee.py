@@ -160,15 +160,15 @@ async def _act(table: RefereeTable, hub: Hub, message: dict[str, Any]) -> None:
     if kind == "jam":
         table.answer_jam(message.get("pulled"))  # the waiting worker holds the lock
         return
-    if kind == "entry":
-        entry = entry_from_page(message, len(table.players))
-    elif kind == "score":
-        entry = table.score_entry(message.get("hands"))
-    elif kind == "hello":
+    if kind == "hello":
         return
-    else:
+    if kind not in ("entry", "score"):
         raise EntryRefused(f"unknown action {str(kind)[:20]!r}")
     version = page_version(message)
+    if kind == "entry":
+        entry = entry_from_page(message, len(table.players))
+    else:
+        entry = table.score_entry(message.get("hands"))
     if hub.busy:
         raise EntryRefused("the launcher is busy: wait for it")
     await hub.run(lambda: table.apply(entry, version))
