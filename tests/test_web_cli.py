@@ -3,6 +3,8 @@
 from __future__ import annotations
 
 import argparse
+import json
+import socket
 import sys
 from pathlib import Path
 from typing import Any
@@ -121,3 +123,43 @@ def test_without_the_web_extra_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["table", "serve"]) == 2
     assert "pip install 'uno-attack[web]'" in capsys.readouterr().err
+
+
+def test_bots_empty_means_no_bots_as_help_says() -> None:
+    seats = settings_from_args(_parse("--players", "3", "--bots", "")).seats
+    assert [seat.bot for seat in seats] == [None, None, None]
+
+
+def test_a_port_in_use_is_one_clear_error_and_nothing_is_left_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    with socket.create_server(("127.0.0.1", 0)) as other_server:
+        port = other_server.getsockname()[1]
+        argv = ["table", "serve", "--port", str(port), "--journal", str(journal)]
+        assert main([*argv, "--launcher", "sim://"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no link to a port that belongs to another server
+    assert err.count("uno-attack: error:") == 1 and "already in use" in err
+    assert f"--port {port + 1}" in err  # the hint
+    assert list(tmp_path.iterdir()) == []  # no journal, no .tokens: the retry just works
+
+
+def test_resume_checks_seat_names_as_seats_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from game.web.session import GameSession
+    from tests.web_client import quick_settings
+
+    journal = tmp_path / "game.jsonl"
+    GameSession(quick_settings(journal=journal)).close()
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    bad = "<img src=x onerror=alert(1)>"
+    records[0]["seats"][0]["name"] = bad
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["table", "serve", "--seats", f"{bad},Bob"]) == 2
+    refused_seats = capsys.readouterr().err
+    assert main(["table", "serve", "--resume", str(journal), "--launcher", "sim://"]) == 2
+    refused_resume = capsys.readouterr().err
+    rule = "must be 1-20 letters, digits, spaces or .'-"
+    assert rule in refused_seats and rule in refused_resume and bad in refused_resume
