@@ -14,11 +14,11 @@ from starlette.testclient import TestClient
 from game.web.app import create_app
 from game.web.calibration import SessionFollower
 from game.web.settings import WebSettings
-from tests.web_client import ORIGIN
 from launcher.calibration.intervals import estimate
 from launcher.calibration.record import Recorder
 from launcher.calibration.session import SessionHeader, SessionWriter, read_session
 from launcher.spec import open_launcher
+from tests.web_client import ORIGIN
 
 pytest.importorskip("scipy")
 
@@ -68,5 +68,7 @@ def test_the_page_and_its_snapshot_are_served_in_calibration_mode(tmp_path: Path
         assert client.get("/calibration").status_code == 200
         assert client.get("/calibration/snapshot.json").json()["presses"] == 12
     # a virtual table does not serve it
-    with TestClient(create_app(WebSettings(launcher="sim://", seed=1, allowed_origins=(ORIGIN,)))) as client:
+    with TestClient(
+        create_app(WebSettings(launcher="sim://", seed=1, allowed_origins=(ORIGIN,)))
+    ) as client:
         assert client.get("/calibration").status_code == 404

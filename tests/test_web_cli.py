@@ -10,6 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
+
 from game.cli import build_parser, main
 from game.cli.table import settings_from_args
 from tests.web_client import fake_serving
@@ -163,3 +164,28 @@ def test_resume_checks_seat_names_as_seats_does(
     refused_resume = capsys.readouterr().err
     rule = "must be 1-20 letters, digits, spaces or .'-"
     assert rule in refused_seats and rule in refused_resume and bad in refused_resume
+
+
+def test_the_table_unit_runs_both_commands_with_the_launchers_pin_map() -> None:
+    """docs/uno-attack-table.service: a new game or a resumed one, as the CLI parses them, on
+    the launcher unit's pin map (a bare gpio:// has no pins: "key motor is missing")."""
+    import shlex
+
+    from tests.test_gpio_service import UNIT, parse_unit
+
+    service = parse_unit((UNIT.parent / "uno-attack-table.service").read_text())["Service"]
+    launcher_unit = parse_unit(UNIT.read_text())["Service"]
+    pin_map = build_parser().parse_args(shlex.split(launcher_unit["ExecStart"][0])[1:]).launcher
+    shell, flag, script = shlex.split(service["ExecStart"][0])
+    assert (shell, flag) == ("/bin/sh", "-c")
+    commands = [shlex.split(part.split(";")[0]) for part in script.split("exec ")[1:]]
+    parsed = [build_parser().parse_args(argv[1:]) for argv in commands]
+    assert [bool(args.resume) for args in parsed] == [True, False]
+    for argv, args in zip(commands, parsed, strict=True):
+        assert argv[0] == "/opt/uno-attack/venv/bin/uno-attack" and args.referee and args.lan
+        assert args.launcher == pin_map
+        settings_from_args(args)  # the seats and flags are valid
+    assert service["WorkingDirectory"] == ["/var/lib/" + service["StateDirectory"][0]]
+    assert int(service["LimitNOFILE"][0]) >= 1024
+    assert "AF_INET" in service["RestrictAddressFamilies"][0].split()
+    assert service["UMask"] == ["0077"]

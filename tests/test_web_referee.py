@@ -110,7 +110,9 @@ def test_a_refused_entry_says_why_and_changes_nothing(referee: Any, message: dic
         assert before["phase"] == "playing" and before["current"] == 1
         reply = _send(ws, message)
         assert reply["type"] == "error" and reply["message"]
-        after = _send(ws, {"type": "entry", "op": "play", "card": "R3"}, lambda m: m["current"] == 2)
+        after = _send(
+            ws, {"type": "entry", "op": "play", "card": "R3"}, lambda m: m["current"] == 2
+        )
     assert after["hands"] == [7, 6, 7]  # only the good R3 counted: the refused entry did nothing
 
 
@@ -220,9 +222,11 @@ def test_an_entry_without_a_whole_number_version_is_refused(referee: Any, versio
     with client.websocket_connect(f"/referee/ws?token={tokens.referee}", headers=ORIGIN) as ws:
         _idle(ws)
         shown = _send(ws, {"type": "entry", "op": "play", "card": "R7"})
-        tap = {"type": "entry", "op": "press"} if version is None else {
-            "type": "entry", "op": "press", "version": version
-        }
+        tap = (
+            {"type": "entry", "op": "press"}
+            if version is None
+            else {"type": "entry", "op": "press", "version": version}
+        )
         for _ in range(2):
             ws.send_json(tap)
             refused = _until(ws, lambda m: m["version"] > shown["version"])  # were it pressed

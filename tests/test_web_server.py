@@ -142,7 +142,9 @@ def test_no_redirect_names_the_host_it_was_sent(server: tuple[str, object]) -> N
         assert b"localhost" not in head.lower(), head
 
 
-def _table_screen(pages: ExitStack, address: str, source: str = "127.0.0.1", hello: bool = True) -> Any:
+def _table_screen(
+    pages: ExitStack, address: str, source: str = "127.0.0.1", hello: bool = True
+) -> Any:
     """A table-screen WebSocket from ``source``, open until ``pages`` closes (hello said
     unless told not to)."""
     host, port = address.split(":")
@@ -179,7 +181,8 @@ def test_public_sockets_are_capped_per_address_and_in_all_and_seats_still_join()
             _table_screen(pages, address)
         with pytest.raises(InvalidStatus, match="403"):
             _table_screen(pages, address)  # a 4th from the same address
-        last = [_table_screen(pages, address, "127.0.0.2") for _ in range(2)][-1]
+        for _ in range(2):
+            _table_screen(pages, address, "127.0.0.2")
         with pytest.raises(InvalidStatus, match="403"):
             _table_screen(pages, address, "127.0.0.3")  # a 6th in all
         _seat_sees_its_hand(address, tokens.seats[0])  # a token has places of its own
@@ -200,10 +203,31 @@ def test_idle_table_screens_never_use_up_the_servers_files(tmp_path: Path) -> No
     listening = listen("127.0.0.1", 0)
     port = listening.getsockname()[1]
     listening.close()
-    command = [sys.executable, "-m", "game", "table", "serve", "--players", "2", "--bots",
-               "random", "--launcher", "sim://", "--seed", "5", "--port", str(port)]
-    server = subprocess.Popen(command, stdout=subprocess.PIPE, stderr=subprocess.PIPE,
-                              text=True, preexec_fn=_low_file_limit, cwd=tmp_path)
+    command = [
+        sys.executable,
+        "-m",
+        "game",
+        "table",
+        "serve",
+        "--players",
+        "2",
+        "--bots",
+        "random",
+        "--launcher",
+        "sim://",
+        "--seed",
+        "5",
+        "--port",
+        str(port),
+    ]
+    server = subprocess.Popen(
+        command,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.PIPE,
+        text=True,
+        preexec_fn=_low_file_limit,
+        cwd=tmp_path,
+    )
     try:
         assert server.stdout is not None
         while "/seat/" not in (line := server.stdout.readline()):

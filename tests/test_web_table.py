@@ -279,8 +279,16 @@ def test_a_page_that_remembers_more_than_the_game_has_starts_its_feed_again() ->
 
 @pytest.mark.parametrize(
     "version",
-    ["", ', "version": null', ', "version": "1"', ', "version": NaN', ', "version": 1.0',
-     ', "version": true', ', "version": -1', ', "version": [1]'],
+    [
+        "",
+        ', "version": null',
+        ', "version": "1"',
+        ', "version": NaN',
+        ', "version": 1.0',
+        ', "version": true',
+        ', "version": -1',
+        ', "version": [1]',
+    ],
 )
 def test_a_move_without_a_whole_number_version_is_refused(version: str) -> None:
     """The page must say which state it saw: omitted, null, text, NaN, 1.0, true are not that."""

@@ -155,7 +155,7 @@ def lan_url(port: int) -> str:
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 - the web extra is checked before anything is bound
 
         from game.web.app import create_app, join_links
     except ModuleNotFoundError as error:

@@ -121,4 +121,3 @@ class Tokens:
 def tokens_path(journal: Path) -> Path:
     """Where a journal's tokens are kept: ``game.jsonl`` -> ``game.jsonl.tokens``."""
     return journal.with_name(journal.name + ".tokens")
-

@@ -92,10 +92,7 @@ class Admission:
     def _free(self, counter: Counter[str], key: str) -> bool:
         if counter is self._tokens:
             return counter[key] < self.limits.per_token
-        return (
-            counter[key] < self.limits.per_address
-            and sum(counter.values()) < self.public_places
-        )
+        return counter[key] < self.limits.per_address and sum(counter.values()) < self.public_places
 
     @property
     def open_public(self) -> int:

@@ -173,7 +173,7 @@ async def _talk(websocket: WebSocket, hub: Hub, viewer: Viewer, limits: Limits) 
     """Wait for the page's hello (closing a page that is silent too long), then serve it."""
     try:
         hello = await asyncio.wait_for(_receive(websocket), limits.hello_timeout)
-    except asyncio.TimeoutError:
+    except TimeoutError:
         with suppress(WebSocketDisconnect, RuntimeError):
             await websocket.close(code=CLOSE_SLOW)
         return
