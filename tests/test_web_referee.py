@@ -118,14 +118,8 @@ def test_a_refused_entry_says_why_and_changes_nothing(referee: Any, message: dic
 
 def test_a_refereed_game_resumes_from_its_journal_with_the_same_link(tmp_path: Path) -> None:
     journal = tmp_path / "night.jsonl"
-    app = create_app(_settings(journal=journal))
-    token = app.state.context.tokens.referee
-    with TestClient(app) as client:
-        with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
-            _idle(ws)
-            _send(ws, {"type": "entry", "op": "play", "card": "R7"})
-            _send(ws, {"type": "entry", "op": "play", "card": "R2"})
-            state = _send(ws, {"type": "entry", "op": "press"})
+    plays = ({"op": "play", "card": "R7"}, {"op": "play", "card": "R2"})
+    token, state = _journaled(journal, *plays, {"op": "press"})
     assert state["presses"] == 1
     resumed = create_app(_settings(resume=journal, seats=[SeatSpec("x"), SeatSpec("y")]))
     assert resumed.state.context.tokens.referee == token
@@ -238,16 +232,22 @@ def test_an_entry_without_a_whole_number_version_is_refused(referee: Any, versio
     assert state["version"] > shown["version"]
 
 
-def test_a_resumed_referee_page_keeps_every_line_of_the_history(tmp_path: Path) -> None:
-    journal = tmp_path / "night.jsonl"
+def _journaled(journal: Path, *entries: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A refereed game journaled to ``journal``: the referee token and the last state."""
     app = create_app(_settings(journal=journal))
     token = app.state.context.tokens.referee
     with TestClient(app) as client:
         with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
-            _idle(ws)
-            _send(ws, {"type": "entry", "op": "play", "card": "R5"})  # the card turned up
-            _send(ws, {"type": "entry", "op": "play", "card": "RH2"})
-            before = _send(ws, {"type": "entry", "op": "play", "card": "R2"})
+            state = _idle(ws)
+            for entry in entries:
+                state = _send(ws, {"type": "entry", **entry})
+    return token, state
+
+
+def test_a_resumed_referee_page_keeps_every_line_of_the_history(tmp_path: Path) -> None:
+    journal = tmp_path / "night.jsonl"
+    cards = ("R5", "RH2", "R2")  # R5: the card turned up
+    token, before = _journaled(journal, *({"op": "play", "card": card} for card in cards))
     assert "Sam plays Red 5." in before["log"]
     resumed = create_app(_settings(resume=journal))
     with TestClient(resumed) as client:
