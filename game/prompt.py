@@ -170,6 +170,11 @@ class SeatSpec:
         return self.bot is not None
 
 
+#: What a seat's name may be (it is shown on every page and screen).
+SEAT_NAME = re.compile(r"[\w .'-]{1,20}")
+SEAT_NAME_RULE = "1-20 letters, digits, spaces or .'-"
+
+
 def parse_seats(text: str, *, bots: Sequence[str], option: str = "--seats") -> list[SeatSpec]:
     """``"Ann,Bob,bot:greedy"`` -> seats; unknown bots, duplicates and bad counts are errors."""
     parts = [part.strip() for part in text.split(",")]
@@ -178,23 +183,28 @@ def parse_seats(text: str, *, bots: Sequence[str], option: str = "--seats") -> l
     seats: list[SeatSpec] = []
     for part in parts:
         seats.append(_seat(part, bots, option, len(seats) + 1))
-    if not 2 <= len(seats) <= MAX_SEATS:
-        raise ConfigError(f"{option} {text!r}: {len(seats)} seat(s); a game needs 2 to {MAX_SEATS}")
-    names = [seat.name.lower() for seat in seats]
-    duplicates = sorted({name for name in names if names.count(name) > 1})
-    if duplicates:
-        raise ConfigError(
-            f"{option} {text!r}: the name {duplicates[0]!r} is used twice; names must differ"
-        )
+    check_seat_names([seat.name for seat in seats], f"{option} {text!r}")
     return seats
+
+
+def check_seat_names(names: Sequence[str], where: str) -> None:
+    """The one rule for the names at a table, from ``--seats`` or from a journal resumed:
+    2 to MAX_SEATS names, each 1-20 letters, digits, spaces or .'-, no two alike."""
+    if not 2 <= len(names) <= MAX_SEATS:
+        raise ConfigError(f"{where}: {len(names)} seat(s); a game needs 2 to {MAX_SEATS}")
+    for name in names:
+        if not SEAT_NAME.fullmatch(name):
+            raise ConfigError(f"{where}: seat name {name!r} must be {SEAT_NAME_RULE}")
+    folded = [name.lower() for name in names]
+    duplicates = sorted({name for name in folded if folded.count(name) > 1})
+    if duplicates:
+        raise ConfigError(f"{where}: the name {duplicates[0]!r} is used twice; names must differ")
 
 
 def _seat(part: str, bots: Sequence[str], option: str, number: int) -> SeatSpec:
     if not part.lower().startswith(BOT_PREFIX):
-        if not re.fullmatch(r"[\w .'-]{1,20}", part):
-            raise ConfigError(
-                f"{option}: seat name {part!r} must be 1-20 letters, digits, spaces or .'-"
-            )
+        if not SEAT_NAME.fullmatch(part):
+            raise ConfigError(f"{option}: seat name {part!r} must be {SEAT_NAME_RULE}")
         return SeatSpec(part)
     spec = part[len(BOT_PREFIX) :].strip()
     kind, _, params = spec.partition(":")

@@ -325,8 +325,8 @@ def _private_cards(event: dict) -> set[str]:
 @pytest.mark.parametrize("ruleset", ["attack", "classic"])
 def test_the_hot_seat_recap_never_names_a_card_only_its_holder_saw(ruleset: str) -> None:
     """What a press brought, a passed card, a dealt hand: never in the next person's recap."""
-    from game.driver import Table
     from game.cards import Card
+    from game.driver import Table
     from game.table_play import Console, Narrator, PlaySeat
     from game.tui import Painter, PressAnimator
 

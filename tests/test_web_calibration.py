@@ -19,6 +19,7 @@ from launcher.calibration.intervals import estimate
 from launcher.calibration.record import Recorder
 from launcher.calibration.session import SessionHeader, SessionWriter, read_session
 from launcher.spec import open_launcher
+from tests.web_client import ORIGIN
 
 pytest.importorskip("scipy")
 
@@ -63,28 +64,30 @@ def test_the_fitted_profile_appears_when_the_planned_presses_are_in(tmp_path: Pa
 def test_the_page_and_its_snapshot_are_served_in_calibration_mode(tmp_path: Path) -> None:
     path = tmp_path / "s.jsonl"
     _record(path, 12, planned=50)
-    app = create_app(WebSettings(mode="calibration", calibration=path))
+    app = create_app(WebSettings(mode="calibration", calibration=path, allowed_origins=(ORIGIN,)))
     with TestClient(app) as client:
         assert client.get("/calibration").status_code == 200
         assert client.get("/calibration/snapshot.json").json()["presses"] == 12
     # a virtual table does not serve it
-    with TestClient(create_app(WebSettings(launcher="sim://", seed=1))) as client:
+    with TestClient(
+        create_app(WebSettings(launcher="sim://", seed=1, allowed_origins=(ORIGIN,)))
+    ) as client:
         assert client.get("/calibration").status_code == 404
 
 
 # -- issue 28: recording from a phone -------------------------------------------------------
-ORIGIN = {"origin": "http://testserver"}
+OWN_ORIGIN = {"origin": ORIGIN}
 
 
 def _tap(client: TestClient, token: str, **body: object) -> dict:
-    response = client.post(f"/calibration/record/{token}/action", json=body, headers=ORIGIN)
+    response = client.post(f"/calibration/record/{token}/action", json=body, headers=OWN_ORIGIN)
     assert response.status_code == 200, response.text
     return dict(response.json())
 
 
 def test_taps_write_the_session_with_the_checks_of_the_typed_prompt(tmp_path: Path) -> None:
     path = tmp_path / "phone.jsonl"
-    app = create_app(WebSettings(mode="calibration", calibration=path))
+    app = create_app(WebSettings(mode="calibration", calibration=path, allowed_origins=(ORIGIN,)))
     token = app.state.context.tokens.host
     with TestClient(app) as client:
         assert client.get(f"/calibration/record/{token}").status_code == 200
@@ -114,10 +117,12 @@ def test_taps_write_the_session_with_the_checks_of_the_typed_prompt(tmp_path: Pa
         evil = {"origin": "http://evil.example"}
         assert client.post(url, json={"action": "undo"}, headers=evil).status_code == 403
         form = client.post(
-            url, content=b"action=undo", headers={**ORIGIN, "content-type": "text/plain"}
+            url, content=b"action=undo", headers={**OWN_ORIGIN, "content-type": "text/plain"}
         )
         assert form.status_code == 415
-        wrong = client.post("/calibration/record/x/action", json={"action": "undo"}, headers=ORIGIN)
+        wrong = client.post(
+            "/calibration/record/x/action", json={"action": "undo"}, headers=OWN_ORIGIN
+        )
         assert wrong.status_code == 403
     session = read_session(path)
     assert session.header.manual and session.header.launcher == "manual"
@@ -131,7 +136,7 @@ def test_taps_never_go_into_a_session_of_another_launcher(tmp_path: Path) -> Non
     path = tmp_path / "s.jsonl"
     _record(path, 5, planned=50)
     before = path.read_bytes()
-    app = create_app(WebSettings(mode="calibration", calibration=path))
+    app = create_app(WebSettings(mode="calibration", calibration=path, allowed_origins=(ORIGIN,)))
     with TestClient(app) as client:
         answer = _tap(client, app.state.context.tokens.host, action="reloaded")
     assert not answer["ok"] and "taps only go into a manual session" in answer["message"]

@@ -3,15 +3,17 @@
 from __future__ import annotations
 
 import argparse
+import json
+import socket
 import sys
 from pathlib import Path
 from typing import Any
 
 import pytest
-import uvicorn
 
 from game.cli import build_parser, main
 from game.cli.table import settings_from_args
+from tests.web_client import fake_serving
 
 
 def _parse(*words: str) -> argparse.Namespace:
@@ -59,14 +61,8 @@ def test_bad_flags_are_clear_errors(
 
 @pytest.fixture
 def uvicorn_runs(monkeypatch: pytest.MonkeyPatch) -> list[dict[str, Any]]:
-    """Every ``uvicorn.run`` the command makes, with its app and keywords, instead of serving."""
-    runs: list[dict[str, Any]] = []
-
-    def run(app: Any, **kwargs: Any) -> None:
-        runs.append({"app": app, **kwargs})
-
-    monkeypatch.setattr(uvicorn, "run", run)
-    return runs
+    """Every server the command would run, with its app, host and port, instead of serving."""
+    return fake_serving(monkeypatch)
 
 
 def test_serve_prints_the_links_and_runs_uvicorn_on_localhost(
@@ -128,3 +124,68 @@ def test_without_the_web_extra_the_command_says_what_to_install(
     monkeypatch.setitem(sys.modules, "uvicorn", None)
     assert main(["table", "serve"]) == 2
     assert "pip install 'uno-attack[web]'" in capsys.readouterr().err
+
+
+def test_bots_empty_means_no_bots_as_help_says() -> None:
+    seats = settings_from_args(_parse("--players", "3", "--bots", "")).seats
+    assert [seat.bot for seat in seats] == [None, None, None]
+
+
+def test_a_port_in_use_is_one_clear_error_and_nothing_is_left_behind(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    journal = tmp_path / "game.jsonl"
+    with socket.create_server(("127.0.0.1", 0)) as other_server:
+        port = other_server.getsockname()[1]
+        argv = ["table", "serve", "--port", str(port), "--journal", str(journal)]
+        assert main([*argv, "--launcher", "sim://"]) == 2
+    out, err = capsys.readouterr()
+    assert out == ""  # no link to a port that belongs to another server
+    assert err.count("uno-attack: error:") == 1 and "already in use" in err
+    assert f"--port {port + 1}" in err  # the hint
+    assert list(tmp_path.iterdir()) == []  # no journal, no .tokens: the retry just works
+
+
+def test_resume_checks_seat_names_as_seats_does(
+    tmp_path: Path, capsys: pytest.CaptureFixture[str]
+) -> None:
+    from game.web.session import GameSession
+    from tests.web_client import quick_settings
+
+    journal = tmp_path / "game.jsonl"
+    GameSession(quick_settings(journal=journal)).close()
+    records = [json.loads(line) for line in journal.read_text().splitlines()]
+    bad = "<img src=x onerror=alert(1)>"
+    records[0]["seats"][0]["name"] = bad
+    journal.write_text("".join(json.dumps(r) + "\n" for r in records))
+    assert main(["table", "serve", "--seats", f"{bad},Bob"]) == 2
+    refused_seats = capsys.readouterr().err
+    assert main(["table", "serve", "--resume", str(journal), "--launcher", "sim://"]) == 2
+    refused_resume = capsys.readouterr().err
+    rule = "must be 1-20 letters, digits, spaces or .'-"
+    assert rule in refused_seats and rule in refused_resume and bad in refused_resume
+
+
+def test_the_table_unit_runs_both_commands_with_the_launchers_pin_map() -> None:
+    """docs/uno-attack-table.service: a new game or a resumed one, as the CLI parses them, on
+    the launcher unit's pin map (a bare gpio:// has no pins: "key motor is missing")."""
+    import shlex
+
+    from tests.test_gpio_service import UNIT, parse_unit
+
+    service = parse_unit((UNIT.parent / "uno-attack-table.service").read_text())["Service"]
+    launcher_unit = parse_unit(UNIT.read_text())["Service"]
+    pin_map = build_parser().parse_args(shlex.split(launcher_unit["ExecStart"][0])[1:]).launcher
+    shell, flag, script = shlex.split(service["ExecStart"][0])
+    assert (shell, flag) == ("/bin/sh", "-c")
+    commands = [shlex.split(part.split(";")[0]) for part in script.split("exec ")[1:]]
+    parsed = [build_parser().parse_args(argv[1:]) for argv in commands]
+    assert [bool(args.resume) for args in parsed] == [True, False]
+    for argv, args in zip(commands, parsed, strict=True):
+        assert argv[0] == "/opt/uno-attack/venv/bin/uno-attack" and args.referee and args.lan
+        assert args.launcher == pin_map
+        settings_from_args(args)  # the seats and flags are valid
+    assert service["WorkingDirectory"] == ["/var/lib/" + service["StateDirectory"][0]]
+    assert int(service["LimitNOFILE"][0]) >= 1024
+    assert "AF_INET" in service["RestrictAddressFamilies"][0].split()
+    assert service["UMask"] == ["0077"]

@@ -29,14 +29,21 @@ def _settings(**changes: Any) -> WebSettings:
         "launcher": "sim://",
         "seed": 4,
         "mode": "referee",
+        "allowed_origins": (ORIGIN["origin"],),
     }
     values.update(changes)
     return WebSettings(**values)
 
 
+#: The version of the last state each socket was sent (by id): what its page shows.
+_SHOWN: dict[int, int] = {}
+
+
 def _until(socket: Any, wanted: Any) -> dict[str, Any]:
     while True:
         message = socket.receive_json()
+        if message["type"] == "state":
+            _SHOWN[id(socket)] = message["version"]
         if message["type"] == "error" or wanted(message):
             return message
 
@@ -45,9 +52,10 @@ def _idle(socket: Any) -> dict[str, Any]:
     return _until(socket, lambda m: m["phase"] is not None and not m["busy"])
 
 
-def _send(socket: Any, message: dict[str, Any]) -> dict[str, Any]:
-    socket.send_json(message)
-    return _until(socket, lambda m: not m["busy"] and m["phase"] is not None)
+def _send(socket: Any, message: dict[str, Any], wanted: Any = lambda m: True) -> dict[str, Any]:
+    """Send ``message`` as the page does, with the version of the state it shows."""
+    socket.send_json({"version": _SHOWN.get(id(socket), 0), **message})
+    return _until(socket, lambda m: not m["busy"] and m["phase"] is not None and wanted(m))
 
 
 @pytest.fixture
@@ -102,21 +110,16 @@ def test_a_refused_entry_says_why_and_changes_nothing(referee: Any, message: dic
         assert before["phase"] == "playing" and before["current"] == 1
         reply = _send(ws, message)
         assert reply["type"] == "error" and reply["message"]
-        ws.send_json({"type": "entry", "op": "play", "card": "R3"})
-        after = _until(ws, lambda m: not m["busy"] and m["current"] == 2)
+        after = _send(
+            ws, {"type": "entry", "op": "play", "card": "R3"}, lambda m: m["current"] == 2
+        )
     assert after["hands"] == [7, 6, 7]  # only the good R3 counted: the refused entry did nothing
 
 
 def test_a_refereed_game_resumes_from_its_journal_with_the_same_link(tmp_path: Path) -> None:
     journal = tmp_path / "night.jsonl"
-    app = create_app(_settings(journal=journal))
-    token = app.state.context.tokens.referee
-    with TestClient(app) as client:
-        with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
-            _idle(ws)
-            _send(ws, {"type": "entry", "op": "play", "card": "R7"})
-            _send(ws, {"type": "entry", "op": "play", "card": "R2"})
-            state = _send(ws, {"type": "entry", "op": "press"})
+    plays = ({"op": "play", "card": "R7"}, {"op": "play", "card": "R2"})
+    token, state = _journaled(journal, *plays, {"op": "press"})
     assert state["presses"] == 1
     resumed = create_app(_settings(resume=journal, seats=[SeatSpec("x"), SeatSpec("y")]))
     assert resumed.state.context.tokens.referee == token
@@ -192,12 +195,11 @@ def test_table_serve_referee_and_calibration_flags_choose_the_page() -> None:
 def test_table_serve_referee_prints_the_referee_link_saved_beside_the_journal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import uvicorn
-
     from game.cli import main
     from game.web.auth import tokens_path
+    from tests.web_client import fake_serving
 
-    monkeypatch.setattr(uvicorn, "run", lambda app, **options: None)
+    fake_serving(monkeypatch)
     journal = tmp_path / "night.jsonl"
     words = ["--seats", "Ann,Sam,Kim", "--launcher", "sim://", "--journal", str(journal)]
     assert main(["table", "serve", "--referee", *words]) == 0
@@ -205,3 +207,51 @@ def test_table_serve_referee_prints_the_referee_link_saved_beside_the_journal(
     token = json.loads(tokens_path(journal).read_text())["referee"]
     assert f"http://127.0.0.1:8000/referee/{token}" in printed
     assert "/seat/" not in printed  # a refereed table has no seat links
+
+
+@pytest.mark.parametrize("version", [None, "1", 1.0, True])
+def test_an_entry_without_a_whole_number_version_is_refused(referee: Any, version: Any) -> None:
+    """A repeated PRESS without the state it was tapped on would press the launcher twice."""
+    client, tokens = referee
+    with client.websocket_connect(f"/referee/ws?token={tokens.referee}", headers=ORIGIN) as ws:
+        _idle(ws)
+        shown = _send(ws, {"type": "entry", "op": "play", "card": "R7"})
+        tap = (
+            {"type": "entry", "op": "press"}
+            if version is None
+            else {"type": "entry", "op": "press", "version": version}
+        )
+        for _ in range(2):
+            ws.send_json(tap)
+            refused = _until(ws, lambda m: m["version"] > shown["version"])  # were it pressed
+            assert refused["type"] == "error" and "version" in refused["message"]
+        ws.send_json({"type": "score", "hands": [[], [], []]})
+        assert "version" in _until(ws, lambda m: False)["message"]
+        state = _send(ws, {"type": "entry", "op": "press"}, lambda m: m["presses"] >= 1)
+    assert state["presses"] == 1  # the press with its version, once; none before it
+    assert state["version"] > shown["version"]
+
+
+def _journaled(journal: Path, *entries: dict[str, Any]) -> tuple[str, dict[str, Any]]:
+    """A refereed game journaled to ``journal``: the referee token and the last state."""
+    app = create_app(_settings(journal=journal))
+    token = app.state.context.tokens.referee
+    with TestClient(app) as client:
+        with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
+            state = _idle(ws)
+            for entry in entries:
+                state = _send(ws, {"type": "entry", **entry})
+    return token, state
+
+
+def test_a_resumed_referee_page_keeps_every_line_of_the_history(tmp_path: Path) -> None:
+    journal = tmp_path / "night.jsonl"
+    cards = ("R5", "RH2", "R2")  # R5: the card turned up
+    token, before = _journaled(journal, *({"op": "play", "card": card} for card in cards))
+    assert "Sam plays Red 5." in before["log"]
+    resumed = create_app(_settings(resume=journal))
+    with TestClient(resumed) as client:
+        with client.websocket_connect(f"/referee/ws?token={token}", headers=ORIGIN) as ws:
+            after = _idle(ws)
+    assert after["log"] == [*before["log"], f"Resumed from {journal}."]
+    assert after["version"] == before["version"]

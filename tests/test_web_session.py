@@ -26,7 +26,7 @@ from game.web.views import seat_options
 from hardware.errors import LauncherError, LauncherJam, LauncherUnavailable
 from launcher.sim import SimLauncher
 from launcher.spec import ParsedSpec, register_scheme, unregister_scheme
-from tests.web_client import app_and_tokens, hello, open_page, quick_settings
+from tests.web_client import ORIGIN, app_and_tokens, hello, open_page, quick_settings
 
 
 def _people_play(session: GameSession, moves: int) -> None:
@@ -340,7 +340,7 @@ def test_a_journal_that_cannot_be_replayed_is_shown_on_every_page(
     records = [json.loads(line) for line in journal.read_text().splitlines()]
     next(r for r in records if r.get("seat") in (0, 1))["moves"] = ["color:R"]
     journal.write_text("".join(json.dumps(r) + "\n" for r in records))
-    app, tokens = app_and_tokens(WebSettings(resume=journal))
+    app, tokens = app_and_tokens(WebSettings(resume=journal, allowed_origins=(ORIGIN,)))
     with TestClient(app) as client, open_page(client, None) as socket:
         page = hello(socket)
         while not (message := page.receive()).get("failure"):

@@ -7,7 +7,8 @@ and real bots.
 
 from __future__ import annotations
 
-from contextlib import ExitStack
+from collections.abc import Iterator
+from contextlib import ExitStack, contextmanager
 from typing import Any
 
 import pytest
@@ -170,8 +171,9 @@ def test_a_cross_origin_websocket_is_refused(origin: str | None) -> None:
 def test_an_allowed_origin_may_connect() -> None:
     app, tokens = app_and_tokens(quick_settings(allowed_origins=("https://pi.example",)))
     with TestClient(app) as client:
-        headers = {"origin": "https://pi.example"}
-        with client.websocket_connect(f"/ws?token={tokens.seats[0]}", headers=headers) as ws:
+        headers = {"origin": "https://pi.example"}  # behind a proxy: Host pi.example too
+        url = f"wss://pi.example/ws?token={tokens.seats[0]}"
+        with client.websocket_connect(url, headers=headers) as ws:
             assert "view" in hello(ws).view_after()
 
 
@@ -203,14 +205,20 @@ def test_a_phone_that_reconnects_gets_every_event_it_missed() -> None:
     assert table_now["version"] == now
 
 
+@contextmanager
+def _deciding(client: TestClient, tokens: Any) -> Iterator[tuple[int, Any, Page, dict[str, Any]]]:
+    """The deciding seat's open page: (seat, socket, page, its first view)."""
+    decider, _ = _decider_page(client, tokens)
+    with open_page(client, tokens.seats[decider]) as socket:
+        page = hello(socket)
+        yield decider, socket, page, page.view_after()
+
+
 def test_a_page_that_is_behind_cannot_move() -> None:
     """A double tap sends the same move twice: the second is refused, not played again."""
     app, tokens = app_and_tokens(quick_settings())
     with TestClient(app) as client:
-        decider, first = _decider_page(client, tokens)
-        with open_page(client, tokens.seats[decider]) as socket:
-            page = hello(socket)
-            view = page.view_after()
+        with _deciding(client, tokens) as (_, socket, page, view):
             move = view["view"]["moves"][-1]["move"]
             page.move([move], view["version"])
             again = page.move([move], view["version"])
@@ -274,3 +282,45 @@ def test_a_page_that_remembers_more_than_the_game_has_starts_its_feed_again() ->
             again = hello(socket, version=first["version"] + 100).view_after()
     assert again["reset"] is True and not first["reset"]
     assert [item["version"] for item in again["events"]][-1] == first["version"]
+
+
+@pytest.mark.parametrize(
+    "version",
+    [
+        "",
+        ', "version": null',
+        ', "version": "1"',
+        ', "version": NaN',
+        ', "version": 1.0',
+        ', "version": true',
+        ', "version": -1',
+        ', "version": [1]',
+    ],
+)
+def test_a_move_without_a_whole_number_version_is_refused(version: str) -> None:
+    """The page must say which state it saw: omitted, null, text, NaN, 1.0, true are not that."""
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        with _deciding(client, tokens) as (decider, socket, page, view):
+            move = view["view"]["moves"][-1]["move"]
+            socket.send_text(f'{{"type": "move", "moves": ["{move}"]{version}}}')
+            refused = page.receive()  # an error, or (were it played) a newer state
+            while refused["type"] != "error" and refused["version"] <= view["version"]:
+                refused = page.receive()
+        assert "version" in refused.get("message", ""), refused
+        assert app.state.context.session.version == view["version"]  # nothing was played
+
+
+def test_a_move_list_is_played_whole_or_not_at_all() -> None:
+    """``["G1", "G5"]``: the second card is not playable after the first, so neither is played."""
+    app, tokens = app_and_tokens(quick_settings())
+    with TestClient(app) as client:
+        with _deciding(client, tokens) as (decider, socket, page, view):
+            plays = [m["move"] for m in view["view"]["moves"] if m["kind"] == "play"]
+            held = [card["code"] for card in view["view"]["hand"]]
+            second = next(code for code in held if code != plays[0])
+            refused = page.move([plays[0], second], view["version"])
+        assert refused["type"] == "error" and "nothing was played" in refused["message"]
+        session = app.state.context.session
+        assert session.version == view["version"]
+        assert sorted(c.code for c in session.game.hands[decider]) == sorted(held)

@@ -13,7 +13,6 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game import Game
 from game.driver import Table
 from game.moves import Decision, PlayMove
 from game.web.views import card_text, seat_view, table_view

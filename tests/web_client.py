@@ -14,6 +14,8 @@ from starlette.testclient import TestClient
 from game.web.app import create_app
 from game.web.settings import WebSettings, default_seats
 
+#: Starlette's TestClient sends ``Host: testserver``: the tests' settings allow that name
+#: as ``--allowed-origin http://testserver`` would (the Host allowlist refuses others).
 ORIGIN = "http://testserver"
 #: Seed 5, two people and two bots: the first round ends after 51 moves of the people.
 QUICK_SEED = 5
@@ -25,6 +27,7 @@ def quick_settings(**changes: Any) -> WebSettings:
         "seed": QUICK_SEED,
         "launcher": "sim://",
         "rounds": 1,
+        "allowed_origins": (ORIGIN,),
     }
     values.update(changes)
     return WebSettings(**values)
@@ -85,3 +88,27 @@ def hello(socket: Any, version: int | None = None) -> Page:
 def app_and_tokens(settings: WebSettings) -> tuple[Any, Any]:
     app = create_app(settings)
     return app, app.state.context.tokens
+
+
+def fake_serving(monkeypatch: Any) -> list[dict[str, Any]]:
+    """Make ``table serve`` bind a free port and return at once instead of serving.
+
+    Each run is recorded: the app, and the ``host`` and ``port`` it asked to listen on.
+    """
+    import socket
+
+    import game.cli.table as table
+
+    runs: list[dict[str, Any]] = []
+
+    def listen(host: str, port: int) -> socket.socket:
+        runs.append({"host": host, "port": port})
+        return table.socket.create_server(("127.0.0.1", 0))
+
+    def serve(app: Any, listening: socket.socket) -> None:
+        runs[-1]["app"] = app
+        listening.close()
+
+    monkeypatch.setattr(table, "listen", listen)
+    monkeypatch.setattr(table, "serve", serve)
+    return runs

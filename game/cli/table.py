@@ -12,6 +12,7 @@ See ``docs/table-web.md``.
 from __future__ import annotations
 
 import argparse
+import errno
 import socket
 import sys
 from pathlib import Path
@@ -20,6 +21,7 @@ from typing import Any
 from game.cli.common import add_rule_arguments
 
 EXAMPLE = "uno-attack table serve --players 4 --bots rule,casual --journal game.jsonl --lan"
+BACKLOG = 128
 GAME_DEFINING = ("ruleset", "players", "bots", "seats", "seed", "option", "custom", "rounds")
 
 
@@ -45,6 +47,7 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     parser.add_argument(
         "--bots",
         default="rule",
+        type=bot_list,
         help="bots for the last seats, comma-separated: rule, casual, search, greedy, random; "
         "'' for none (default rule; docs/bots.md)",
     )
@@ -88,6 +91,11 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
     )
 
 
+def bot_list(text: str) -> list[str]:
+    """``--bots``: ``"rule,casual"`` -> the bots; ``''`` -> none (every seat a person)."""
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
 def settings_from_args(args: argparse.Namespace) -> Any:
     """The :class:`~game.web.settings.WebSettings` the flags ask for (no file is touched)."""
     from game.bots import BOT_NAMES
@@ -117,7 +125,7 @@ def settings_from_args(args: argparse.Namespace) -> Any:
         if args.seats:
             seats = parse_seats(args.seats, bots=BOT_NAMES)
         else:
-            bots = [b.strip() for b in (args.bots or "").split(",") if b.strip()]
+            bots = bot_list(args.bots) if isinstance(args.bots, str) else args.bots
             seats = default_seats(args.players, [] if args.referee else bots)
     return WebSettings(
         ruleset=args.ruleset or DEFAULT_RULESET,
@@ -139,21 +147,15 @@ def settings_from_args(args: argparse.Namespace) -> Any:
 
 
 def lan_url(port: int) -> str:
-    """``http://LAN-ADDRESS:PORT``: the address of the interface that routes off this machine."""
-    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
-    try:
-        probe.connect(("10.255.255.255", 1))  # UDP connect sends nothing: it only picks a route
-        address = probe.getsockname()[0]
-    except OSError:
-        address = socket.gethostname()
-    finally:
-        probe.close()
-    return f"http://{address}:{port}"
+    """``http://LAN-ADDRESS:PORT``: where phones on the network reach this server."""
+    from game.web.settings import lan_address
+
+    return f"http://{lan_address()}:{port}"
 
 
 def run(args: argparse.Namespace) -> int:
     try:
-        import uvicorn
+        import uvicorn  # noqa: F401 - the web extra is checked before anything is bound
 
         from game.web.app import create_app, join_links
     except ModuleNotFoundError as error:
@@ -164,7 +166,12 @@ def run(args: argparse.Namespace) -> int:
             hint="install the web extra: pip install 'uno-attack[web]'",
         ) from None
     settings = settings_from_args(args)
-    app = create_app(settings)
+    listening = listen(settings.host, settings.port)  # before any link is printed or file made
+    try:
+        app = create_app(settings)
+    except BaseException:
+        listening.close()
+        raise
     context = app.state.context
     base = settings.public_url or f"http://{settings.host}:{settings.port}"
     if settings.mode == "virtual":
@@ -178,16 +185,53 @@ def run(args: argparse.Namespace) -> int:
     from hardware import safety
 
     safety.install_stop_handlers()
-    # a page's messages are a few hundred bytes: refuse big frames outright
-    uvicorn.run(
+    serve(app, listening)
+    return 0
+
+
+def listen(host: str, port: int) -> socket.socket:
+    """A socket bound to ``host:port`` and listening, or a clear error (nothing else done)."""
+    family = socket.AF_INET6 if ":" in host else socket.AF_INET
+    listening = socket.socket(family, socket.SOCK_STREAM)
+    try:
+        listening.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        listening.bind((host, port))
+        listening.listen(BACKLOG)
+    except OSError as error:
+        listening.close()
+        raise _listen_error(host, port, error) from None
+    return listening
+
+
+def _listen_error(host: str, port: int, error: OSError) -> Exception:
+    from hardware.errors import ConfigError
+
+    if error.errno == errno.EADDRINUSE:
+        another = port + 1 if port < 65535 else port - 1
+        return ConfigError(
+            f"port {port} on {host} is already in use (another server, or this one still "
+            "running?); nothing was started or written",
+            hint=f"stop the other server, or choose another port: --port {another}",
+        )
+    return ConfigError(
+        f"cannot listen on {host}:{port}: {error.strerror or error}; nothing was written",
+        hint="ports below 1024 need root: use --port 8000"
+        if error.errno == errno.EACCES
+        else "check --host (an address of this machine) and --port",
+    )
+
+
+def serve(app: Any, listening: socket.socket) -> None:
+    """Run uvicorn on the socket :func:`listen` bound, until SIGINT or SIGTERM."""
+    import uvicorn
+
+    config = uvicorn.Config(
         app,
-        host=settings.host,
-        port=settings.port,
         log_level="warning",
         access_log=False,  # the request lines carry the tokens
-        ws_max_size=65536,
+        ws_max_size=65536,  # a page's messages are a few hundred bytes: refuse big frames
     )
-    return 0
+    uvicorn.Server(config).run(sockets=[listening])
 
 
 def _print_links(links: dict[str, Any], host_link: str, lan: bool) -> None:

@@ -4,7 +4,9 @@ Layout (this package is the top layer beside the CLI: it may import ``game`` and
 ``launcher``, nothing imports it but ``game.cli.table``):
 
 * :mod:`game.web.settings` — :class:`~game.web.settings.WebSettings`, what is served;
-* :mod:`game.web.auth` — tokens per role (``host``, ``referee``, ``seat:N``), the Origin check;
+* :mod:`game.web.auth` — tokens per role (``host``, ``referee``, ``seat:N``);
+* :mod:`game.web.guard` — the Host allowlist and the WebSocket Origin check (every route);
+* :mod:`game.web.limits` — how many WebSockets, per address and in total; the hello deadline;
 * :mod:`game.web.session` — :class:`~game.web.session.GameSession`: the game, its launcher,
   journal and bots; every change goes through it, one at a time, in a worker thread;
 * :mod:`game.web.views` — what each viewer may see (a seat's hand, the public table);
@@ -21,8 +23,9 @@ token with ``context.tokens.check(token, REFEREE)`` or ``context.tokens.role_of(
 the virtual game's session (None when ``settings.mode`` is not ``"virtual"``), the static
 folder, a free ``state`` dict, and ``on_startup``/``on_shutdown`` lists of coroutine
 functions run by the server's lifespan. Pages should reuse ``/static/style.css`` and
-``/static/app.js`` (``Uno.el``, ``Uno.card``) and the security rules of
-:func:`game.web.auth.origin_allowed` for their own WebSockets.
+``/static/app.js`` (``Uno.el``, ``Uno.card``); the Host and Origin checks of
+:mod:`game.web.guard` cover their routes and WebSockets by themselves (a middleware), and
+their WebSockets take a place from :mod:`game.web.limits` like ``/ws``.
 
 Install: ``pip install 'uno-attack[web]'`` (starlette, uvicorn, qrcode).
 """

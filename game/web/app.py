@@ -8,7 +8,9 @@ Routes: ``/table`` (public table screen), ``/seat/{token}`` (a seat's hand), ``/
 (join links, QR codes, jam dialog), ``/host/{token}/links.json``, ``/host/{token}/qr/{seat}.svg``,
 ``/ws`` (:mod:`game.web.live`), ``/static/...``, plus the routes of the page modules in
 :data:`game.web.routes.EXTRA_PAGES`. Every response forbids framing, sniffing and referrers
-(a token must never leak through a ``Referer``) and allows scripts from this server only.
+(a token must never leak through a ``Referer``) and allows scripts from this server only;
+every request and WebSocket naming another Host, and every WebSocket from another page
+origin, is refused first (:mod:`game.web.guard`). No redirect names the Host it was sent.
 """
 
 from __future__ import annotations
@@ -35,6 +37,8 @@ from starlette.types import ASGIApp, Message, Receive, Scope, Send
 from starlette.websockets import WebSocket
 
 from game.web.auth import HOST, Tokens, role_seat
+from game.web.guard import HostGuard, allowlist
+from game.web.limits import Admission, Limits
 from game.web.live import Hub, serve_socket
 from game.web.routes import WebContext, extra_routes
 from game.web.session import GameSession
@@ -54,18 +58,26 @@ SECURITY_HEADERS = {
 }
 
 
-def create_app(settings: WebSettings) -> Starlette:
-    """The web table for ``settings``: a virtual game (``mode="virtual"``) or pages only."""
+def create_app(settings: WebSettings, limits: Limits | None = None) -> Starlette:
+    """The web table for ``settings``: a virtual game (``mode="virtual"``) or pages only.
+
+    ``limits``: the WebSocket caps and hello deadline (:mod:`game.web.limits`; tests make
+    them small).
+    """
     session = GameSession(settings) if settings.mode == "virtual" else None
     tokens = session.tokens if session is not None else Tokens.new(len(settings.seats))
     # a resumed session's settings are the journal's (its seats, not the flags' defaults)
     settings = session.settings if session is not None else settings
-    context = WebContext(settings=settings, tokens=tokens, session=session)
+    admission = Admission(limits or Limits())
+    context = WebContext(settings=settings, tokens=tokens, session=session, admission=admission)
+    guard = Middleware(HostGuard, allowed=allowlist(settings))
     app = Starlette(
         routes=_routes(context) + extra_routes(context),
-        middleware=[Middleware(SecurityHeaders)],
+        middleware=[Middleware(SecurityHeaders), guard],
         lifespan=_lifespan(context),
     )
+    # Starlette's "/table/" -> "/table" redirect is an absolute URL built from the Host header
+    app.router.redirect_slashes = False
     app.state.context = context
     app.state.hub = None
     return app

@@ -1,4 +1,4 @@
-"""Who may do what: unguessable tokens per role, and the WebSocket Origin check.
+"""Who may do what: unguessable tokens per role (the Host and Origin checks: :mod:`game.web.guard`).
 
 Every join link carries a token made by :func:`secrets.token_urlsafe` (32 bytes of
 randomness): ``/seat/TOKEN`` for a seat, ``/host/TOKEN`` for the host (who alone may
@@ -18,7 +18,6 @@ import os
 import secrets
 from dataclasses import dataclass
 from pathlib import Path
-from urllib.parse import urlsplit
 
 from game.errors import JournalError
 from hardware.files import atomic_path, read_user_text
@@ -122,26 +121,3 @@ class Tokens:
 def tokens_path(journal: Path) -> Path:
     """Where a journal's tokens are kept: ``game.jsonl`` -> ``game.jsonl.tokens``."""
     return journal.with_name(journal.name + ".tokens")
-
-
-def origin_allowed(origin: str | None, host: str | None, allowed: tuple[str, ...] = ()) -> bool:
-    """May a WebSocket from page ``origin`` talk to this server, reached as ``host``?
-
-    Allowed: the server's own origin (the page was served by this ``Host``) or one of
-    ``allowed`` (``--allowed-origin``, compared as ``scheme://host[:port]``). A missing
-    Origin is refused: every browser sends one, so only a non-browser would omit it,
-    and it can name one instead.
-    """
-    if not origin or origin == "null":
-        return False
-    normal = _normal_origin(origin)
-    if normal in {_normal_origin(a) for a in allowed}:
-        return True
-    if not host:
-        return False
-    parts = urlsplit(normal)
-    return parts.scheme in ("http", "https") and parts.netloc == host.lower()
-
-
-def _normal_origin(origin: str) -> str:
-    return origin.strip().rstrip("/").lower()

@@ -39,7 +39,8 @@ from starlette.requests import Request
 from starlette.responses import FileResponse, Response, StreamingResponse
 from starlette.routing import BaseRoute, Route
 
-from game.web.auth import HOST, origin_allowed
+from game.web.auth import HOST
+from game.web.guard import allowlist
 from game.web.routes import WebContext
 from hardware.errors import UnoAttackError
 
@@ -178,8 +179,8 @@ def _record_routes(context: WebContext, path: Path) -> list[BaseRoute]:
 
     async def action(request: Request) -> Response:
         headers = request.headers
-        if not allowed(request) or not origin_allowed(
-            headers.get("origin"), headers.get("host"), context.settings.allowed_origins
+        if not allowed(request) or not allowlist(context.settings).origin_allowed(
+            headers.get("origin")
         ):
             return Response("this link is not valid here", status_code=403)
         if headers.get("content-type", "").split(";")[0].strip() != "application/json":

@@ -23,8 +23,10 @@ launcher (the events keep coming). Pages act with::
     {"type": "ping"}    answered by {"type": "pong"}: a phone back from sleep finds a dead link
 
 and a refused action gets ``{"type": "error", "message": "..."}``. A token that is not
-valid closes the socket with code 4403; a page from another origin is refused before
-the handshake completes.
+valid closes the socket with code 4403; a page from another origin or host, and a socket
+for which there is no place (:mod:`game.web.limits`), is refused before the handshake
+completes; a page silent for :attr:`~game.web.limits.Limits.hello_timeout` seconds after
+it opened is closed with code 4408.
 """
 
 from __future__ import annotations
@@ -40,7 +42,8 @@ from typing import Any
 import anyio.to_thread
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from game.web.auth import CLOSE_FORBIDDEN, HOST, TABLE, origin_allowed, role_seat
+from game.web.auth import CLOSE_FORBIDDEN, HOST, TABLE, role_seat
+from game.web.limits import CLOSE_SLOW, Limits
 from game.web.routes import WebContext
 from game.web.session import ActionRefused, GameSession
 from game.web.views import NOBODY, describe, public_event, seat_view, table_view
@@ -148,29 +151,37 @@ def view_message(hub: Hub, viewer: Viewer, events_from: int) -> dict[str, Any]:
 
 
 async def serve_socket(websocket: WebSocket, context: WebContext, hub: Hub | None) -> None:
-    """The ``/ws`` endpoint: check origin and token, then talk until the page goes."""
-    headers = websocket.headers
-    if not origin_allowed(
-        headers.get("origin"), headers.get("host"), context.settings.allowed_origins
-    ):
-        await websocket.close(code=CLOSE_FORBIDDEN)
-        return
+    """The ``/ws`` endpoint: a place for the socket (Host and Origin were checked by
+    :mod:`game.web.guard`), its token, its hello in time, then talk until the page goes."""
     token = websocket.query_params.get("token")
     role = context.tokens.role_of(token) if token else TABLE
-    await websocket.accept()
-    if role is None or hub is None:
-        reason = "this link is not valid here" if role is None else "no game is served here"
-        await websocket.send_json({"type": "error", "message": reason, "fatal": True})
-        await websocket.close(code=CLOSE_FORBIDDEN)
-        return
-    viewer = Viewer(role, role_seat(role))
+    address = websocket.client.host if websocket.client else "?"
+    with context.admission.place(role, address) as admitted:
+        if not admitted:  # refused before the handshake completes: HTTP 403
+            await websocket.close(code=CLOSE_FORBIDDEN)
+            return
+        await websocket.accept()
+        if role is None or hub is None:
+            reason = "this link is not valid here" if role is None else "no game is served here"
+            await websocket.send_json({"type": "error", "message": reason, "fatal": True})
+            await websocket.close(code=CLOSE_FORBIDDEN)
+            return
+        await _talk(websocket, hub, Viewer(role, role_seat(role)), context.admission.limits)
+
+
+async def _talk(websocket: WebSocket, hub: Hub, viewer: Viewer, limits: Limits) -> None:
+    """Wait for the page's hello (closing a page that is silent too long), then serve it."""
     try:
-        hello = await _receive(websocket)
-        version = hello.get("version")
-        start = version if isinstance(version, int) and version >= 0 else None
-        viewer.version = start if start is not None else max(0, hub.session.version - FRESH_EVENTS)
+        hello = await asyncio.wait_for(_receive(websocket), limits.hello_timeout)
+    except TimeoutError:
+        with suppress(WebSocketDisconnect, RuntimeError):
+            await websocket.close(code=CLOSE_SLOW)
+        return
     except WebSocketDisconnect:
         return
+    version = hello.get("version")
+    start = version if isinstance(version, int) and version >= 0 else None
+    viewer.version = start if start is not None else max(0, hub.session.version - FRESH_EVENTS)
     sender = asyncio.create_task(_send_updates(websocket, hub, viewer))
     try:
         await _receive_actions(websocket, hub, viewer)
@@ -240,6 +251,19 @@ async def _receive(websocket: WebSocket) -> dict[str, Any]:
     return message if isinstance(message, dict) else {}
 
 
+def page_version(message: dict[str, Any]) -> int:
+    """The ``version`` of the state a page acted on: a whole number, or the action is refused.
+
+    The one check for every action that changes a game (a seat's moves, a referee's
+    entries and scores): without it a double tap would act twice, on a state nobody saw.
+    ``null``, ``"1"``, ``1.0``, ``NaN`` and ``true`` are not versions.
+    """
+    version = message.get("version")
+    if type(version) is not int or version < 0:
+        raise ActionRefused("version: the whole number of the state the page showed")
+    return version
+
+
 async def _act(hub: Hub, viewer: Viewer, message: dict[str, Any]) -> str | None:
     kind = message.get("type")
     session = hub.session
@@ -266,7 +290,6 @@ async def _act(hub: Hub, viewer: Viewer, message: dict[str, Any]) -> str | None:
     moves = message.get("moves")
     if not isinstance(moves, list):
         raise ActionRefused("moves: a list of move texts")
-    version = message.get("version")
-    version = version if isinstance(version, int) else None
+    version = page_version(message)
     result: str | None = await hub.run(lambda: session.act(seat, moves, version))
     return result

@@ -4,7 +4,7 @@ Mounted through :data:`game.web.routes.EXTRA_PAGES` when the server runs a refer
 (``uno-attack table serve --referee``, ``settings.mode == "referee"``). Routes:
 
 * ``/referee/{token}``: the page (the referee token, or the host's);
-* ``/referee/ws?token=TOKEN``: its WebSocket (same Origin rule as ``/ws``).
+* ``/referee/ws?token=TOKEN``: its WebSocket (same Host, Origin and place rules as ``/ws``).
 
 Protocol (JSON text frames). The server sends ``{"type": "state", ...}`` (the table as
 the referee knows it: hand sizes from the launcher's counts, scores, top card, whose
@@ -16,9 +16,8 @@ page sends::
     {"type": "score", "hands": [["R7", "BS"], [], ["WH4"]]}   cards left, one list a seat
     {"type": "jam", "pulled": 2}  /  {"type": "jam", "pulled": null}   after a jam
 
-Entries and scores carry the ``version`` of the state the page showed; one sent from an
-older state is refused (a double tap never presses twice).
-
+Entries and scores carry the ``version`` of the state the page showed (a whole number:
+one without it, or from an older state, is refused, so a double tap never presses twice),
 and a refused one gets ``{"type": "error", "message": "..."}``; nothing changed.
 Every field is checked on the server (:func:`game.web.referee_table.entry_from_page`).
 """
@@ -34,8 +33,8 @@ from starlette.responses import FileResponse, PlainTextResponse, Response
 from starlette.routing import BaseRoute, Route, WebSocketRoute
 from starlette.websockets import WebSocket, WebSocketDisconnect
 
-from game.web.auth import CLOSE_FORBIDDEN, HOST, REFEREE, Tokens, origin_allowed
-from game.web.live import Hub, _receive
+from game.web.auth import CLOSE_FORBIDDEN, HOST, REFEREE, Tokens
+from game.web.live import Hub, _receive, page_version
 from game.web.referee_table import EntryRefused, RefereeTable, entry_from_page, journal_of
 from game.web.routes import WebContext
 from hardware.errors import UnoAttackError
@@ -97,17 +96,24 @@ def _may_referee(context: WebContext, token: str | None) -> bool:
 async def serve_referee(
     websocket: WebSocket, context: WebContext, table: RefereeTable, hub: Hub | None
 ) -> None:
-    headers = websocket.headers
-    if not origin_allowed(
-        headers.get("origin"), headers.get("host"), context.settings.allowed_origins
-    ):
-        await websocket.close(code=CLOSE_FORBIDDEN)
-        return
-    await websocket.accept()
-    if hub is None or not _may_referee(context, websocket.query_params.get("token")):
-        await websocket.send_json({"type": "error", "message": "this link is not valid here"})
-        await websocket.close(code=CLOSE_FORBIDDEN)
-        return
+    """``/referee/ws``: a place for the socket (Host and Origin were checked by
+    :mod:`game.web.guard`), the referee's or host's token, then entries until it goes."""
+    token = websocket.query_params.get("token")
+    address = websocket.client.host if websocket.client else "?"
+    role = context.tokens.role_of(token) if token else None
+    with context.admission.place(role, address) as admitted:
+        if not admitted:  # refused before the handshake completes: HTTP 403
+            await websocket.close(code=CLOSE_FORBIDDEN)
+            return
+        await websocket.accept()
+        if hub is None or role not in (REFEREE, HOST):
+            await websocket.send_json({"type": "error", "message": "this link is not valid here"})
+            await websocket.close(code=CLOSE_FORBIDDEN)
+            return
+        await _serve_entries(websocket, table, hub)
+
+
+async def _serve_entries(websocket: WebSocket, table: RefereeTable, hub: Hub) -> None:
     sender = asyncio.create_task(_send_states(websocket, table, hub))
     working: set[asyncio.Task[None]] = set()
     try:
@@ -154,17 +160,15 @@ async def _act(table: RefereeTable, hub: Hub, message: dict[str, Any]) -> None:
     if kind == "jam":
         table.answer_jam(message.get("pulled"))  # the waiting worker holds the lock
         return
+    if kind == "hello":
+        return
+    if kind not in ("entry", "score"):
+        raise EntryRefused(f"unknown action {str(kind)[:20]!r}")
+    version = page_version(message)
     if kind == "entry":
         entry = entry_from_page(message, len(table.players))
-    elif kind == "score":
-        entry = table.score_entry(message.get("hands"))
-    elif kind == "hello":
-        return
     else:
-        raise EntryRefused(f"unknown action {str(kind)[:20]!r}")
-    version = message.get("version")
-    if version is not None and (not isinstance(version, int) or isinstance(version, bool)):
-        raise EntryRefused("version: the number the page was sent")
+        entry = table.score_entry(message.get("hands"))
     if hub.busy:
         raise EntryRefused("the launcher is busy: wait for it")
     await hub.run(lambda: table.apply(entry, version))

@@ -30,6 +30,7 @@ from game.driver import Presser
 from game.errors import GameError, JournalError
 from game.journal import ENTRY, PRESS, Journal, JournalWriter, confirm_launcher, read_journal
 from game.moves import FiredMove
+from game.prompt import check_seat_names
 from game.referee import Entry, IllegalEntry, Op, Phase, Referee, check_refereeable
 from game.referee_entries import ALLOWED, PHASE_REASONS
 from game.rulesets import load_ruleset
@@ -102,6 +103,7 @@ class RefereeTable:
                 "game",
                 hint="`table serve --referee --resume` continues journals of refereed games",
             )
+        check_seat_names(journal.header["players"], f"--resume {settings.resume}")
         spec = confirm_launcher(journal, settings.launcher, interactive=False, ask=input)
         self.resumed = journal
         return {**journal.header, "launcher": spec}
@@ -135,9 +137,8 @@ class RefereeTable:
     def _replay(self, journal: Journal) -> None:
         referee = self.ready()
         for line, record in journal.numbered(ENTRY):
-            try:
-                referee.apply(Entry.from_record(record))
-                self.version += 1  # as when it was tapped: versions go on where they were
+            try:  # as when it was tapped: the same log lines, versions go on where they were
+                self._enter(referee, Entry.from_record(record))
             except IllegalEntry as error:
                 raise JournalError(
                     f"{journal.path}: line {line}: this entry cannot be replayed: {error}"
@@ -194,6 +195,12 @@ class RefereeTable:
             raise EntryRefused("the launcher is jammed: clear it first")
         if version is not None and version != self.version:
             raise EntryRefused("the table changed since your page was drawn: look again")
+        self._enter(referee, entry)
+        if self.writer is not None:
+            self.writer.append({"type": ENTRY, **entry.to_record()})
+
+    def _enter(self, referee: Referee, entry: Entry) -> None:
+        """Apply ``entry`` and log it (a card played, before what the referee says it does)."""
         with self._lock:
             mark = len(self.log)
         seat = referee.state.current
@@ -203,8 +210,6 @@ class RefereeTable:
         if said:
             with self._lock:
                 self.log.insert(mark, said)
-        if self.writer is not None:
-            self.writer.append({"type": ENTRY, **entry.to_record()})
 
     def score_entry(self, hands: object) -> Entry:
         """The round's score from the cards tapped as left in each hand (checked)."""

@@ -19,6 +19,7 @@ from typing import TYPE_CHECKING, Any
 from starlette.routing import BaseRoute
 
 from game.web.auth import Tokens
+from game.web.limits import Admission
 from game.web.settings import WebSettings
 
 if TYPE_CHECKING:
@@ -43,6 +44,8 @@ class WebContext:
     #: Coroutine factories run at server start-up / shut-down (page background tasks).
     on_startup: list[Callable[[], Any]] = field(default_factory=list)
     on_shutdown: list[Callable[[], Any]] = field(default_factory=list)
+    #: The places of the open WebSockets (every page's socket takes one: :mod:`game.web.limits`).
+    admission: Admission = field(default_factory=Admission)
 
 
 def extra_routes(context: WebContext, pages: tuple[str, ...] = EXTRA_PAGES) -> list[BaseRoute]:

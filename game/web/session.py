@@ -51,7 +51,7 @@ from game.journal import (
     confirm_launcher,
     read_journal,
 )
-from game.moves import NEXT_ROUND, Decision, Move
+from game.moves import NEXT_ROUND, Decision, FiredMove, Move
 from game.rulesets import load_ruleset
 from game.web.auth import Tokens
 from game.web.settings import WebSettings
@@ -61,6 +61,8 @@ from launcher.spec import resolve_spec
 
 #: The most cards a host may say were pulled out of a jammed launcher.
 MAX_PULLED = 200
+#: Presses a trial of a move list goes through at most (each taken as no card).
+MAX_TRIAL_PRESSES = 20
 
 
 class ActionRefused(GameError):
@@ -203,11 +205,10 @@ class GameSession:
     def act(self, seat: int, texts: list[str], version: int | None = None) -> str | None:
         """Make ``seat``'s moves (notation, e.g. ``["R5", "uno"]``) and let the bots answer.
 
-        The first move must be one of the seat's legal moves now, or :class:`ActionRefused`
-        is raised and nothing changes; each further move must be legal after the ones
-        before it, and the first that is not is returned as a message (the moves before it
-        stand). ``version``: the event count the page showed; a page that is behind is
-        refused, so a double tap never makes a second move the person never saw.
+        All or nothing: every move must be legal after the ones before it (tried first on a
+        copy of the game, without the launcher), or :class:`ActionRefused` is raised and
+        nothing changes. ``version``: the event count the page showed; a page that is
+        behind is refused, so a double tap never makes a second move the person never saw.
         """
         game = self._ready()
         if self.jam is not None:
@@ -219,8 +220,7 @@ class GameSession:
         if not texts or len(texts) > 4:
             raise ActionRefused("send one move (and at most a few follow-ups)")
         moves = [_parse(text) for text in texts]
-        if moves[0] not in seat_options(game, seat):
-            raise ActionRefused(f"{texts[0]!r} is not one of your moves now")
+        _check_moves(game, seat, moves)
         table = not (game.decider == seat and moves[0] in game.legal_moves())
         with self._watch_launcher():
             note = self._play_human(seat, moves, table=table, record=True)
@@ -426,6 +426,27 @@ class GameSession:
         if self.closed:
             raise SessionClosed("the server is stopping")
         return self.game
+
+
+def _check_moves(game: Game, seat: int, moves: list[Move]) -> None:
+    """Refuse ``moves`` unless each is legal for ``seat`` after the ones before it.
+
+    Tried on a copy of the game (no launcher, no events): a press it reaches is taken as
+    no card, which does not change what the seat may do next (a call of UNO after its card).
+    """
+    trial = game.copy()
+    for number, move in enumerate(moves):
+        for _ in range(MAX_TRIAL_PRESSES):
+            if trial.pending is not Decision.PRESS:
+                break
+            trial.play(FiredMove(0))
+        if move not in seat_options(trial, seat):
+            after = f" after {moves[number - 1]}" if number else " now"
+            raise ActionRefused(f"{move} is not one of your moves{after}: nothing was played")
+        try:
+            trial.play(move)
+        except IllegalMove as error:
+            raise ActionRefused(f"{move}: {error}") from None
 
 
 def _parse(text: object) -> Move:

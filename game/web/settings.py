@@ -7,13 +7,14 @@ rounds): a web game *is* a ``play`` game whose people sit at phones, so its jour
 
 from __future__ import annotations
 
+import socket
 from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
 from game.bots import BOT_NAMES
 from game.errors import JournalError
-from game.prompt import MAX_SEATS, SeatSpec
+from game.prompt import MAX_SEATS, SeatSpec, check_seat_names
 from game.rulesets import DEFAULT_RULESET
 
 LOCALHOST = "127.0.0.1"
@@ -81,6 +82,7 @@ class WebSettings:
                 hint="`table serve --resume` continues journals written by `table serve` or `play`",
             )
         seats = [SeatSpec(raw["name"], raw.get("bot")) for raw in header["seats"]]
+        check_seat_names([seat.name for seat in seats], f"--resume {self.resume}")
         return WebSettings(
             ruleset=header["ruleset"],
             options=dict(header.get("options") or {}),
@@ -117,3 +119,16 @@ def default_seats(players: int, bots: tuple[str, ...] | list[str]) -> list[SeatS
     seats = [SeatSpec(f"Seat {index + 1}") for index in range(people)]
     seats += [SeatSpec(f"{bot.capitalize()}Bot{people + i + 1}", bot) for i, bot in enumerate(bots)]
     return seats
+
+
+def lan_address() -> str:
+    """This machine's address on the network: the interface that routes off this machine."""
+    probe = socket.socket(socket.AF_INET, socket.SOCK_DGRAM)
+    try:
+        probe.connect(("10.255.255.255", 1))  # UDP connect sends nothing: it only picks a route
+        address: str = probe.getsockname()[0]
+    except OSError:
+        address = socket.gethostname()
+    finally:
+        probe.close()
+    return address
