@@ -4,7 +4,7 @@
                                 [--compare TREE --reps 7]
 
 The default simulated launcher (``sim://``, profile ``web-game``), the same loop as
-``uno-attack simulate`` (``game.simulate.play_game``). CPU time (``time.process_time``)
+``uno-attack simulate`` (``game.play.simulate.play_game``). CPU time (``time.process_time``)
 of this process, so other load on the machine disturbs it less. Figures go in
 docs/performance.md.
 
@@ -29,7 +29,7 @@ from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.simulate import SimConfig, play_game  # noqa: E402
+from game.play.simulate import SimConfig, play_game  # noqa: E402
 
 
 def main() -> None:

@@ -110,9 +110,9 @@ def openspiel_loop(seed: int) -> Loop:
 
 def engine_loop(seed: int) -> Loop:
     """The floor: the rules engine alone (``Game.play`` of random legal moves, presses fed)."""
-    from game.driver import fired
-    from game.engine import Game
-    from game.moves import Decision
+    from game.core.engine import Game
+    from game.core.moves import Decision
+    from game.play.driver import fired
 
     rng = random.Random(seed)
     counts = (0, 0, 1, 1, 2, 3)

@@ -21,8 +21,8 @@ run. ``--log`` adds ``--log FILE`` (every event as JSON Lines, written to a temp
 folder), the case where results are big.
 
 ``--pool-start`` instead times only starting N workers and handing each a trivial job of
-:mod:`game.simulate` (so that a spawned worker imports the engine, as in a real run), with the
-``spawn`` and the ``fork`` start methods in turn (``game.simulate.start_method`` picks
+:mod:`game.play.simulate` (so that a spawned worker imports the engine, as in a real run), with the
+``spawn`` and the ``fork`` start methods in turn (``game.play.simulate.start_method`` picks
 ``fork`` when no other thread runs), after importing what ``simulate`` has imported.
 """
 
@@ -67,9 +67,9 @@ def pool_start(workers: int, reps: int) -> None:
     from functools import partial
 
     sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
-    from game.simulate import game_seed
+    from game.play.simulate import game_seed
 
-    # a job from game.simulate, as a simulate run hands out: a spawned worker imports it
+    # a job from game.play.simulate, as a simulate run hands out: a spawned worker imports it
     job = partial(game_seed, 1)
 
     def cpu() -> float:

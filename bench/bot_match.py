@@ -5,7 +5,7 @@
 
 Game ``i`` seats ``--bot`` at seat ``i % players`` and ``--against`` everywhere
 else, so every seat is played equally often; game seeds and bot seeds come
-from ``--seed`` exactly as in ``uno-attack simulate`` (``game.simulate.play_game``),
+from ``--seed`` exactly as in ``uno-attack simulate`` (``game.play.simulate.play_game``),
 so a run replays. ``--target 1`` makes each game one round (the first round
 winner scores and wins); without it games go to the ruleset's target (500).
 The fair share of wins is ``1/players``; speed is games per CPU-second of this process
@@ -23,7 +23,7 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.simulate import SimConfig, play_game  # noqa: E402
+from game.play.simulate import SimConfig, play_game  # noqa: E402
 
 
 def wilson(wins: int, n: int, z: float = 1.959964) -> tuple[float, float]:

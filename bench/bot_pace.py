@@ -27,8 +27,8 @@ from typing import Any
 
 sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
-from game.rulesets import load_ruleset  # noqa: E402
-from game.simulate import SimConfig, play_game  # noqa: E402
+from game.core.rulesets import load_ruleset  # noqa: E402
+from game.play.simulate import SimConfig, play_game  # noqa: E402
 
 
 @dataclass(frozen=True)

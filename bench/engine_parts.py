@@ -6,7 +6,7 @@ Each part runs ``--runs`` times in a fresh ``python`` under ``valgrind --tool=ca
 once more with 0 runs; the difference divided by the runs is its count per run, the same
 whatever the load on the machine (imports and start-up cancel). ``PYTHONHASHSEED=0``.
 The parts: ``Game.new`` of a 2-player classic hand (compiled ruleset, chance presses), one
-112-card shuffle (``game.chance.shuffle``), seeding a ``random.Random``, and one number-card
+112-card shuffle (``game.core.chance.shuffle``), seeding a ``random.Random``, and one number-card
 turn of the benchmark's loop on a set position (``is_round_over``, ``pending``,
 ``legal_moves``, the pick, ``play``), measured as ``copy()`` + turn minus ``copy()``.
 Figures go in docs/performance.md.
@@ -24,8 +24,8 @@ from pathlib import Path
 SETUP = """
 import random
 from game import Card, Game, load_ruleset
-from game.cards import parse_cards
-from game.chance import shuffle
+from game.core.cards import parse_cards
+from game.core.chance import shuffle
 rules = load_ruleset("classic")
 base = Game.new(rules, 2, seed=3)
 base.set_position([parse_cards("R1 R2 B3 G4 Y5 R6 B7"), parse_cards("R3 B1 G2 Y8 R9 B5 G6")],

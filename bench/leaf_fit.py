@@ -27,8 +27,8 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 
 from game.bots.base import offer_table_moves  # noqa: E402
 from game.bots.rule import RuleBot  # noqa: E402
-from game.driver import Table
-from game.moves import Decision  # noqa: E402
+from game.core.moves import Decision  # noqa: E402
+from game.play.driver import Table
 
 Key = tuple[int, int, bool]
 

@@ -33,10 +33,10 @@ from game.bots import make_bot  # noqa: E402
 from game.bots import search as S  # noqa: E402
 from game.bots.base import offer_table_moves  # noqa: E402
 from game.bots.rule import RuleBot  # noqa: E402
-from game.driver import Table
-from game.engine import Game  # noqa: E402
-from game.moves import Decision  # noqa: E402
-from game.simulate import derive_seed, game_seed  # noqa: E402
+from game.core.engine import Game  # noqa: E402
+from game.core.moves import Decision  # noqa: E402
+from game.play.driver import Table
+from game.play.simulate import derive_seed, game_seed  # noqa: E402
 
 Position = tuple[Game, int]
 

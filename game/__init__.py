@@ -20,11 +20,10 @@ TYPE_CHECKING = False
 if TYPE_CHECKING:
     from typing import Any
 
-    from game.cards import Card, Color, Kind, NotationError
-    from game.driver import Presser, SampledChance, Table, play_out
-    from game.engine import Game
-    from game.errors import GameError, IllegalMove, RulesetError
-    from game.moves import (
+    from game.core.cards import Card, Color, Kind, NotationError
+    from game.core.engine import Game
+    from game.core.errors import GameError, IllegalMove, RulesetError
+    from game.core.moves import (
         AcceptMove,
         AimMove,
         CatchMove,
@@ -43,45 +42,46 @@ if TYPE_CHECKING:
         TakeMove,
         UnoMove,
     )
-    from game.observe import Observation, Outcome, Termination
-    from game.rulesets import RULESET_IDS, load_ruleset
+    from game.core.observe import Observation, Outcome, Termination
+    from game.core.rulesets import RULESET_IDS, load_ruleset
+    from game.play.driver import Presser, SampledChance, Table, play_out
 
 #: Each public name -> the module that defines it.
 _HOMES = {
-    "RULESET_IDS": "game.rulesets",
-    "Card": "game.cards",
-    "AcceptMove": "game.moves",
-    "AimMove": "game.moves",
-    "CatchMove": "game.moves",
-    "ChallengeMove": "game.moves",
-    "ChooseMove": "game.moves",
-    "DrawMove": "game.moves",
-    "FiredMove": "game.moves",
-    "GiveMove": "game.moves",
-    "PassMove": "game.moves",
-    "PenalizeMove": "game.moves",
-    "PlayMove": "game.moves",
-    "TakeMove": "game.moves",
-    "UnoMove": "game.moves",
-    "Color": "game.cards",
-    "Decision": "game.moves",
-    "Game": "game.engine",
-    "GameError": "game.errors",
-    "IllegalMove": "game.errors",
-    "Kind": "game.cards",
-    "Move": "game.moves",
-    "MoveKind": "game.moves",
-    "NotationError": "game.cards",
-    "Observation": "game.observe",
-    "Outcome": "game.observe",
-    "Presser": "game.driver",
-    "SampledChance": "game.driver",
-    "Table": "game.driver",
-    "play_out": "game.driver",
-    "NextRoundMove": "game.moves",
-    "Termination": "game.observe",
-    "RulesetError": "game.errors",
-    "load_ruleset": "game.rulesets",
+    "RULESET_IDS": "game.core.rulesets",
+    "Card": "game.core.cards",
+    "AcceptMove": "game.core.moves",
+    "AimMove": "game.core.moves",
+    "CatchMove": "game.core.moves",
+    "ChallengeMove": "game.core.moves",
+    "ChooseMove": "game.core.moves",
+    "DrawMove": "game.core.moves",
+    "FiredMove": "game.core.moves",
+    "GiveMove": "game.core.moves",
+    "PassMove": "game.core.moves",
+    "PenalizeMove": "game.core.moves",
+    "PlayMove": "game.core.moves",
+    "TakeMove": "game.core.moves",
+    "UnoMove": "game.core.moves",
+    "Color": "game.core.cards",
+    "Decision": "game.core.moves",
+    "Game": "game.core.engine",
+    "GameError": "game.core.errors",
+    "IllegalMove": "game.core.errors",
+    "Kind": "game.core.cards",
+    "Move": "game.core.moves",
+    "MoveKind": "game.core.moves",
+    "NotationError": "game.core.cards",
+    "Observation": "game.core.observe",
+    "Outcome": "game.core.observe",
+    "Presser": "game.play.driver",
+    "SampledChance": "game.play.driver",
+    "Table": "game.play.driver",
+    "play_out": "game.play.driver",
+    "NextRoundMove": "game.core.moves",
+    "Termination": "game.core.observe",
+    "RulesetError": "game.core.errors",
+    "load_ruleset": "game.core.rulesets",
 }
 
 __all__ = [

@@ -34,8 +34,8 @@ from typing import Any
 import numpy as np
 import pyspiel
 
-from game.chance import derive_seed
-from game.errors import RulesetError
+from game.core.chance import derive_seed
+from game.core.errors import RulesetError
 from game.rl.compat import max_outcome
 from game.rl.table import CHANCE, TERMINAL, Table, TableSpec
 from launcher.profiles import DEFAULT_PROFILE

@@ -3,7 +3,7 @@
 Every error a user can meet derives from :class:`UnoAttackError` and carries a
 ``hint`` that the CLI prints under the message (``uno-attack: error: …``).
 Higher layers add their own leaves in their own ``errors`` module
-(``firmware_bridge.errors``, ``launcher.errors``, ``game.errors``), always
+(``firmware_bridge.errors``, ``launcher.errors``, ``game.core.errors``), always
 subclassing a class defined here, so ``except UnoAttackError`` catches all of
 them. Leaves also inherit the matching builtin (``ValueError``,
 ``TimeoutError``…) so generic callers keep working.

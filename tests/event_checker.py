@@ -10,8 +10,8 @@ from __future__ import annotations
 from collections import Counter, deque
 from typing import Any
 
-from game.cards import Card, Kind
-from game.rulesets import load_ruleset
+from game.core.cards import Card, Kind
+from game.core.rulesets import load_ruleset
 
 FREE_PLAYS = {"stack"}  # a stack card may be played on a stack regardless of colour
 

@@ -5,8 +5,8 @@ from __future__ import annotations
 from typing import Any
 
 from game import Card, Game
-from game.cards import parse_cards
-from game.driver import Table
+from game.core.cards import parse_cards
+from game.play.driver import Table
 from launcher.base import Launcher, ScriptedLauncher
 
 
@@ -31,7 +31,7 @@ def position(
     ``counts`` scripts how many cards each press yields (default: one per press);
     ``bottom`` are the next cards out of the launcher, in order.
     """
-    from game.cards import Color
+    from game.core.cards import Color
 
     device = launcher if launcher is not None else ScriptedLauncher(counts or [1])
     game = Table.new(ruleset, len(hands), launcher=device, seed=1, options=options)

@@ -22,15 +22,20 @@ DOCUMENTED = (
     "launcher.spec",
     "launcher.errors",
     "launcher.profiles",
-    "game.moves",
+    "game.core.moves",
     "game.bots.registry",
     "game.experiment",
-    "game.pytest_plugin",
+    "game.testing.pytest_plugin",
     "game.cli.config",
     "game.cli.completion",
 )
 #: Modules whose classes' public methods and properties must have docstrings too.
-METHODS_DOCUMENTED = ("launcher.base", "launcher.spec", "game.pytest_plugin", "game.cli.config")
+METHODS_DOCUMENTED = (
+    "launcher.base",
+    "launcher.spec",
+    "game.testing.pytest_plugin",
+    "game.cli.config",
+)
 
 
 def test_api_reference_builds_without_a_warning(tmp_path: Path) -> None:

@@ -9,7 +9,7 @@ from rig import position
 
 from game import Card, Color, Decision, Move, RulesetError
 from game.bots import GreedyBot, RandomBot, make_bot
-from game.simulate import SimConfig, simulate
+from game.play.simulate import SimConfig, simulate
 
 
 def test_random_bot_only_picks_legal_moves_and_covers_them_all() -> None:

@@ -14,11 +14,11 @@ from game.bots import (
     parse_bot_spec,
     seat_moves,
 )
-from game.driver import Table
-from game.engine import Game
-from game.moves import MoveKind
-from game.rulesets import RULESET_IDS, load_ruleset
-from game.simulate import SimConfig, play_game, simulate
+from game.core.engine import Game
+from game.core.moves import MoveKind
+from game.core.rulesets import RULESET_IDS, load_ruleset
+from game.play.driver import Table
+from game.play.simulate import SimConfig, play_game, simulate
 
 #: A cheap search so the legality battery stays fast (its strength is tested elsewhere).
 CHEAP_SEARCH = "search:iterations=3:depth=25"

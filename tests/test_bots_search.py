@@ -10,8 +10,8 @@ import pytest
 from game.bots import SearchBot, make_bot
 from game.bots.inference import hand_constraints
 from game.bots.search import determinize, pick
-from game.engine import Game
-from game.moves import Decision
+from game.core.engine import Game
+from game.core.moves import Decision
 
 
 def midgame(seed: int, players: int = 3) -> Game:
@@ -109,7 +109,7 @@ DEALS = 100  #: the first half of the confirmation run (126/200 wins, paired CI 
 def deal_shares(hero: str, against: str, deals: int, seed: int, players: int = 2) -> list[float]:
     """Per deal (one-round Attack game seed), the share of its games ``hero`` won, sitting
     in each seat in turn against ``against`` bots (as ``bench/bot_match.py --paired``)."""
-    from game.simulate import SimConfig, play_game
+    from game.play.simulate import SimConfig, play_game
 
     shares = []
     for deal in range(deals):
@@ -187,8 +187,8 @@ def test_a_plain_wild_on_a_turn_shows_the_active_colour_is_lacking() -> None:
 
 def test_a_sampled_hand_keeps_a_lacked_colour_out_of_its_old_cards() -> None:
     from game.bots.inference import Belief
-    from game.cards import parse_cards
-    from game.infostate import _deal
+    from game.core.cards import parse_cards
+    from game.core.infostate import _deal
 
     hidden = parse_cards("R1 R2 R3 B1 B2 W G1 G2")
     hand = _deal(hidden, 3, Belief({"R", "W"}, fresh=1))
@@ -211,7 +211,7 @@ def test_a_search_spec_with_a_senseless_number_is_an_error_not_a_silent_fix(
 ) -> None:
     """``iterations=-3`` used to become 1 rollout without a word."""
     from game.bots import make_bot
-    from game.errors import RulesetError
+    from game.core.errors import RulesetError
 
     with pytest.raises(RulesetError, match=message) as caught:
         make_bot(spec, seed=1)

@@ -9,8 +9,8 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game import Card, Color, Kind, Move, NotationError
-from game.cards import all_cards, format_cards, parse_cards
-from game.moves import (
+from game.core.cards import all_cards, format_cards, parse_cards
+from game.core.moves import (
     CatchMove,
     ChooseMove,
     DrawMove,

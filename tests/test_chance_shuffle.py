@@ -1,10 +1,10 @@
-"""game.chance.shuffle is random.Random.shuffle, faster: same permutation, same stream after."""
+"""game.core.chance.shuffle is random.Random.shuffle, faster: same permutation and stream after."""
 
 import random
 
 import pytest
 
-from game.chance import seeded, shuffle
+from game.core.chance import seeded, shuffle
 
 
 @pytest.mark.parametrize("size", [0, 1, 2, 3, 7, 108, 112, 1000])

@@ -61,7 +61,8 @@ def test_help_imports_no_command_module_nor_numpy_nor_the_engine() -> None:
         "import sys\n"
         "from game.cli import main\n"
         "try:\n    main(['--help'])\nexcept SystemExit:\n    pass\n"
-        "heavy = [m for m in ('numpy', 'game.engine', 'game.cli.simulate', 'game.cli.calibrate')"
+        "heavy = [m for m in ('numpy', 'game.core.engine', 'game.cli.simulate',"
+        " 'game.cli.calibrate')"
         " if m in sys.modules]\n"
         "print('HEAVY', heavy)\n"
     )
@@ -87,9 +88,9 @@ def _modules_after(argv: list[str]) -> set[str]:
 #: readers, process pools and the installed-distribution scan (bench/bench_startup.py times it).
 HEAVY = (
     "numpy",
-    "game.engine",
-    "game.rulesets",
-    "game.simulate",
+    "game.core.engine",
+    "game.core.rulesets",
+    "game.play.simulate",
     "launcher",
     "multiprocessing",
     "importlib.metadata",

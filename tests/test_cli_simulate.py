@@ -14,7 +14,7 @@ import pytest
 from event_checker import check_events
 
 from game.cli import main
-from game.events import read_jsonl
+from game.play.events import read_jsonl
 
 ROOT = Path(__file__).resolve().parent.parent
 

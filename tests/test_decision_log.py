@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 
-from game.simulate import SimConfig, play_game
+from game.play.simulate import SimConfig, play_game
 
 #: Event type -> the notation of the move it records (None: not a decision's answer).
 MOVE_OF = {

@@ -17,7 +17,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game import Card
-from game.driver import Table
+from game.play.driver import Table
 from launcher.base import DrawPile, Volley
 
 

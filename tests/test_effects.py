@@ -8,8 +8,8 @@ import pytest
 from rig import codes, hits, position, types
 
 from game import Decision, RulesetError
-from game.effects import BLOCKS, check_step
-from game.rulesets import Step
+from game.core.effects import BLOCKS, check_step
+from game.core.rulesets import Step
 
 
 def custom(tmp_path: Path, effects: str, hands: list[str], **kw: object):  # type: ignore[no-untyped-def]

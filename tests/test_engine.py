@@ -7,7 +7,7 @@ from event_checker import check_events
 from rig import codes, hits, position, types
 
 from game import Decision, IllegalMove, Move
-from game.moves import AimMove, MoveKind
+from game.core.moves import AimMove, MoveKind
 
 
 # -- drawing / pressing ----------------------------------------------------------------

@@ -7,7 +7,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from game import Decision, Game, Move
-from game.driver import Table
+from game.play.driver import Table
 
 
 def _advance(game: Game, moves: int) -> None:

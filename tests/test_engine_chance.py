@@ -6,7 +6,7 @@ import pytest
 from rig import cards, hits, position
 
 from game import Card, Decision, Game, IllegalMove, Move
-from game.driver import Table
+from game.play.driver import Table
 from hardware.errors import LauncherJam
 from launcher.base import ScriptedLauncher
 

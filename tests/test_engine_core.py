@@ -11,10 +11,10 @@ from hypothesis import strategies as st
 
 from game import Decision, Game, IllegalMove, Move, Table, Termination, play_out
 from game.bots import make_bot
-from game.driver import SampledChance
-from game.errors import GameError
-from game.moves import NEXT_ROUND, FiredMove, NextRoundMove
-from game.rulesets import RULESET_IDS
+from game.core.errors import GameError
+from game.core.moves import NEXT_ROUND, FiredMove, NextRoundMove
+from game.core.rulesets import RULESET_IDS
+from game.play.driver import SampledChance
 from launcher.sim import SimLauncher
 
 

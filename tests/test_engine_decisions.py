@@ -7,7 +7,7 @@ from event_checker import check_events
 from rig import codes, hits, position, types
 
 from game import Decision, IllegalMove, Move
-from game.moves import MoveKind
+from game.core.moves import MoveKind
 
 
 # -- Wild Draw Four / Wild Draw 2 challenges (rules.md 3.2, 4.2) -------------------------------

@@ -13,7 +13,7 @@ import json
 
 import pytest
 
-from game.simulate import SimConfig, play_game
+from game.play.simulate import SimConfig, play_game
 
 BOTS = ("random", "greedy")
 HOUSE_RULES = {"jump_in": True, "seven_zero": True, "stack_draws": True}

@@ -15,8 +15,8 @@ from event_checker import check_events
 
 from game.bots import make_bot
 from game.bots.base import offer_table_moves
-from game.driver import Table
-from game.events import format_event
+from game.play.driver import Table
+from game.play.events import format_event
 
 HERE = Path(__file__).resolve().parent / "playthroughs"
 SETUPS = {

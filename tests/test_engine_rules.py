@@ -12,8 +12,8 @@ import pytest
 from rig import codes, hits, position, types
 
 from game import Decision, RulesetError
-from game.driver import Table
-from game.rulesets import load_ruleset
+from game.core.rulesets import load_ruleset
+from game.play.driver import Table
 
 ALWAYS = {"skip_reverse_play_again": "always"}
 

@@ -11,8 +11,8 @@ from event_checker import check_events
 from rig import RecordingLauncher, hits, position
 
 from game import Card, Decision, Game, RulesetError, load_ruleset
-from game.chance import derive_seed
-from game.driver import Presser, Table
+from game.core.chance import derive_seed
+from game.play.driver import Presser, Table
 from launcher.base import DrawPile, ScriptedLauncher
 
 

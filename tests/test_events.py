@@ -7,8 +7,8 @@ from pathlib import Path
 import pytest
 
 from game import Decision, Game, Move
-from game.driver import Table
-from game.events import EVENT_TYPES, SCHEMAS, schema_problem
+from game.play.driver import Table
+from game.play.events import EVENT_TYPES, SCHEMAS, schema_problem
 
 SETUPS = [
     ("attack", {}),

@@ -12,8 +12,8 @@ from pathlib import Path
 import pytest
 
 from game.bots import make_bot
-from game.chance import derive_seed
-from game.driver import Table
+from game.core.chance import derive_seed
+from game.core.rulesets import load_ruleset
 from game.experiment.executors import run_tasks
 from game.experiment.grid import (
     Cell,
@@ -28,8 +28,8 @@ from game.experiment.play import play_cell_game, play_task
 from game.experiment.stats import TimeModel, aggregate, mean_ci, ratio_ci, wilson
 from game.experiment.store import ResultsError, ResultsFile, read_records
 from game.experiment.tune import Tuner
-from game.rulesets import load_ruleset
-from game.simulate import run_game
+from game.play.driver import Table
+from game.play.simulate import run_game
 
 ATTACK4 = Cell("attack", 4, "default", ("greedy",))
 

@@ -102,7 +102,7 @@ def test_simulate_log_is_written_whole_or_not_at_all(
 
     (Once games have finished, Ctrl-C keeps them: tests/test_cli_simulate.py.)
     """
-    import game.simulate as engine_side  # the CLI imports run() when it runs
+    import game.play.simulate as engine_side  # the CLI imports run() when it runs
 
     def interrupted(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt
@@ -343,7 +343,7 @@ def test_serve_without_cards_logs_real_presses(
 def test_simulate_on_a_real_time_emulator_says_it_will_be_slow(
     folder: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    import game.simulate as engine_side  # the CLI imports run() when it runs
+    import game.play.simulate as engine_side  # the CLI imports run() when it runs
 
     def stop(*args: object, **kwargs: object) -> None:
         raise KeyboardInterrupt

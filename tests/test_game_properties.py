@@ -17,8 +17,8 @@ from hypothesis import HealthCheck, Phase, given, settings
 from hypothesis import strategies as st
 
 from game import Game, IllegalMove
-from game.driver import Table
-from game.moves import MoveKind
+from game.core.moves import MoveKind
+from game.play.driver import Table
 
 RULESETS = {"attack": 10, "attack-original": 10, "attack-mega-hit": 10, "classic": 10, "pocket": 5}
 PROFILES = ["web-game", "bookmarklet", "irc-bot", "original-1999", "multi-variant-server"]
@@ -146,8 +146,8 @@ def test_an_illegal_move_changes_nothing(
 
 
 def _all_simple_moves(game: Game) -> list[Any]:
-    from game.cards import all_cards
-    from game.moves import Move
+    from game.core.cards import all_cards
+    from game.core.moves import Move
 
     out = [Move.play(c) for c in all_cards()]
     out += [

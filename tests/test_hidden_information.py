@@ -26,16 +26,16 @@ from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
 from game import Game
-from game.cards import Card, sort_key
-from game.chance import derive_seed, fresh_seed
 from game.cli import main
-from game.errors import JournalError, RulesetError
-from game.events import read_jsonl
-from game.journal import JournalWriter
-from game.moves import Decision, Move
-from game.observe import NOBODY
-from game.rulesets import load_ruleset
-from game.web.views import describe, public_event, seat_view, table_view
+from game.core.cards import Card, sort_key
+from game.core.chance import derive_seed, fresh_seed
+from game.core.errors import JournalError, RulesetError
+from game.core.moves import Decision, Move
+from game.core.observe import NOBODY
+from game.core.rulesets import load_ruleset
+from game.play.events import read_jsonl
+from game.play.journal import JournalWriter
+from game.tables.web.views import describe, public_event, seat_view, table_view
 from hardware.files import create_secret
 from tests.web_client import app_and_tokens, hello, open_page, quick_settings
 
@@ -231,7 +231,7 @@ def test_legal_moves_do_not_follow_the_hand_order() -> None:
 
 # -- the property, for every message of the web table ------------------------------------
 def web_messages(game: Game, viewer: int, names: list[str], bots: list[str | None]) -> Any:
-    """What :mod:`game.web.live` sends ``viewer``: each event cut down, its line, the view."""
+    """What :mod:`game.tables.web.live` sends ``viewer``: each event cut, its line, its view."""
     events = [public_event(e, viewer) for e in game.events]
     lines = [describe(e, names) for e in events]
     view = (

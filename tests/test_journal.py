@@ -9,16 +9,16 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.chance import derive_seed
-from game.driver import Presser
-from game.errors import JournalError
-from game.journal import (
+from game.core.chance import derive_seed
+from game.core.errors import JournalError
+from game.core.rulesets import load_ruleset
+from game.play.driver import Presser
+from game.play.journal import (
     JOURNAL_VERSION,
     JournalWriter,
     encode,
     read_journal,
 )
-from game.rulesets import load_ruleset
 from hardware.errors import LauncherJam
 from launcher.base import ScriptedLauncher
 from launcher.sim import SimLauncher
@@ -161,7 +161,7 @@ def test_create_refuses_to_overwrite_a_game(tmp_path: Path) -> None:
     assert "--resume" in caught.value.hint
 
 
-# -- the press driver (game.driver.Presser) replays journaled counts and handles jams ---------
+# -- the press driver (game.play.driver.Presser) replays journaled counts and handles jams ---------
 def _pile(cards: int) -> list[int]:
     return list(range(cards))
 

@@ -130,13 +130,13 @@ def test_wheel_and_sdist_carry_the_package_data_and_entry_points(wheelhouse: Whe
         (entry_points,) = [n for n in names if n.endswith(".dist-info/entry_points.txt")]
         text = wheel.read(entry_points).decode()
     assert "uno-attack = game.cli:main" in text
-    assert "uno_attack = game.pytest_plugin" in text
+    assert "uno_attack = game.testing.pytest_plugin" in text
     for required in (
-        "game/pytest_plugin.py",
+        "game/testing/pytest_plugin.py",
         "launcher/py.typed",
         "firmware_bridge/firmware/main.py",
-        "game/web/static/hand.html",
-        "game/web/static/app.js",
+        "game/tables/web/static/hand.html",
+        "game/tables/web/static/app.js",
     ):
         assert required in names
     assert any(n.startswith("launcher/presets/") and n.endswith(".toml") for n in names)

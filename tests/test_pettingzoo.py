@@ -14,7 +14,7 @@ import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
 
-from game.errors import IllegalMove
+from game.core.errors import IllegalMove
 from game.pettingzoo import env, raw_env
 
 #: api_test's advice against Dict observations, which PettingZoo's own masked (classic) envs

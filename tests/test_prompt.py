@@ -9,7 +9,7 @@ from hypothesis import given
 from hypothesis import strategies as st
 
 from game.bots import BOT_NAMES
-from game.prompt import (
+from game.tables.prompt import (
     HelpRequested,
     InputRejected,
     Menu,
@@ -151,7 +151,7 @@ def test_referee_players_are_people() -> None:
 
 # -- issue #12: referee help --------------------------------------------------------------------
 def test_a_name_that_is_not_a_player_lists_the_players_not_a_number() -> None:
-    from game.prompt import InputRejected, parse_entry
+    from game.tables.prompt import InputRejected, parse_entry
 
     with pytest.raises(InputRejected) as rejected:
         parse_entry("fix Zed 2", ["Ann", "Sam", "Kim"])
@@ -160,7 +160,7 @@ def test_a_name_that_is_not_a_player_lists_the_players_not_a_number() -> None:
 
 
 def test_card_help_accepts_card_codes_like_play_does() -> None:
-    from game.tui import render_help
+    from game.tables.tui import render_help
 
     assert "no help" not in render_help(["WAA"]) and "no help" not in render_help(["RH2"])
 

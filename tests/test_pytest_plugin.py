@@ -169,7 +169,7 @@ def test_hardware_marker_skips_unless_the_spec_is_real_hardware(
     ],
 )
 def test_which_specs_count_as_hardware(spec: str, hardware: bool) -> None:
-    from game.pytest_plugin import is_hardware_spec
+    from game.testing.pytest_plugin import is_hardware_spec
 
     assert is_hardware_spec(spec) is hardware
 

@@ -8,10 +8,10 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.errors import RulesetError
-from game.prompt import InputRejected, parse_entry
-from game.referee import Entry, IllegalEntry, Op, Phase, Referee
-from game.rulesets import load_ruleset
+from game.core.errors import RulesetError
+from game.core.rulesets import load_ruleset
+from game.referee.referee import Entry, IllegalEntry, Op, Phase, Referee
+from game.tables.prompt import InputRejected, parse_entry
 from launcher.base import ScriptedLauncher
 
 PLAYERS = ["Ann", "Sam", "Kim"]
@@ -331,8 +331,8 @@ def test_a_wild_customizable_follows_the_tables_own_card_file(tmp_path: Any) -> 
 
 # -- the referee runs the engine's own effect blocks (issue #9) ---------------------------------
 def test_the_referee_has_no_effect_code_of_its_own() -> None:
-    import game.referee as module
-    from game.effects import RUNNERS
+    import game.referee.referee as module
+    from game.core.effects import RUNNERS
 
     assert module.RUNNERS is RUNNERS
     assert not [name for name in vars(Referee) if name.startswith("_b_")]

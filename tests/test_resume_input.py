@@ -16,10 +16,10 @@ from typing import Any
 
 import pytest
 
-from game import journal as journal_module
 from game.cli import main
-from game.errors import JournalError
-from game.journal import read_journal
+from game.core.errors import JournalError
+from game.play import journal as journal_module
+from game.play.journal import read_journal
 
 PLAY_HEADER: dict[str, Any] = {
     "type": "header",

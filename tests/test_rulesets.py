@@ -8,8 +8,8 @@ from pathlib import Path
 import pytest
 
 from game import Card, Kind, RulesetError, load_ruleset
-from game.effects import BLOCKS
-from game.rulesets import OPTIONS, RULESET_IDS, Step, parse_step
+from game.core.effects import BLOCKS
+from game.core.rulesets import OPTIONS, RULESET_IDS, Step, parse_step
 
 
 def kinds(ruleset_id: str, **options: object) -> Counter[str]:

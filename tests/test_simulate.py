@@ -5,7 +5,7 @@ from __future__ import annotations
 import pytest
 from event_checker import check_events
 
-from game.simulate import SimConfig, game_seed, play_game, simulate, start_method
+from game.play.simulate import SimConfig, game_seed, play_game, simulate, start_method
 
 
 def test_games_are_complete_and_every_log_accounts_for_every_card() -> None:
@@ -74,7 +74,7 @@ def test_workers_are_forked_only_while_no_other_thread_runs() -> None:
 
 def test_a_long_bot_spec_keeps_the_summary_columns_apart() -> None:
     """``casual:forget_uno=0.5`` must not run into the seats column ("...=0.50" read as 0.50)."""
-    from game.simulate import format_summary
+    from game.play.simulate import format_summary
 
     bots = ("casual:forget_uno=0.5", "greedy")
     summary = simulate(SimConfig(ruleset="classic", players=2, games=1, seed=3, bots=bots))

@@ -19,8 +19,8 @@ from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from game.cli import main
-from game.driver import Table
-from game.journal import read_journal
+from game.play.driver import Table
+from game.play.journal import read_journal
 
 SCREEN_START = re.compile(r"Round \d+ · ")
 NOISE = [
@@ -294,8 +294,8 @@ def test_the_narrator_tells_every_event_of_real_games(ruleset: str) -> None:
     """A missing field raises (no KeyError is swallowed); every event of real games narrates."""
     import io
 
-    from game.table_play import Console, Narrator, PlaySeat
-    from game.tui import Painter, PressAnimator
+    from game.tables.terminal import Console, Narrator, PlaySeat
+    from game.tables.tui import Painter, PressAnimator
 
     out = io.StringIO()
     painter = Painter(enabled=False)
@@ -325,10 +325,10 @@ def _private_cards(event: dict) -> set[str]:
 @pytest.mark.parametrize("ruleset", ["attack", "classic"])
 def test_the_hot_seat_recap_never_names_a_card_only_its_holder_saw(ruleset: str) -> None:
     """What a press brought, a passed card, a dealt hand: never in the next person's recap."""
-    from game.cards import Card
-    from game.driver import Table
-    from game.table_play import Console, Narrator, PlaySeat
-    from game.tui import Painter, PressAnimator
+    from game.core.cards import Card
+    from game.play.driver import Table
+    from game.tables.terminal import Console, Narrator, PlaySeat
+    from game.tables.tui import Painter, PressAnimator
 
     out = io.StringIO()
     console = Console(out, input, Painter(), PressAnimator(out, Painter()))

@@ -7,7 +7,7 @@ from dataclasses import dataclass
 
 import pytest
 
-from game.tui import (
+from game.tables.tui import (
     CARD_HELP,
     Painter,
     PressAnimator,
@@ -139,7 +139,7 @@ def test_help_screen_lists_every_card_and_unknown_topics_say_so() -> None:
 
 
 def test_the_narrator_skips_unknown_event_types_but_never_hides_a_broken_event() -> None:
-    from game.table_play import Console, Narrator, PlaySeat
+    from game.tables.terminal import Console, Narrator, PlaySeat
 
     out = io.StringIO()
     console = Console(out, input, Painter(False), PressAnimator(out, Painter(False)))

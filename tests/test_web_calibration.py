@@ -12,9 +12,9 @@ from pathlib import Path
 import pytest
 from starlette.testclient import TestClient
 
-from game.web.app import create_app
-from game.web.calibration import SessionFollower
-from game.web.settings import WebSettings
+from game.tables.web.app import create_app
+from game.tables.web.calibration import SessionFollower
+from game.tables.web.settings import WebSettings
 from launcher.calibration.intervals import estimate
 from launcher.calibration.record import Recorder
 from launcher.calibration.session import SessionHeader, SessionWriter, read_session

@@ -92,7 +92,7 @@ def test_resume_keeps_the_links(
     uvicorn_runs: list[dict[str, Any]], capsys: pytest.CaptureFixture[str], tmp_path: Path
 ) -> None:
     journal = tmp_path / "game.jsonl"
-    from game.web.session import GameSession
+    from game.tables.web.session import GameSession
     from tests.web_client import quick_settings
 
     first = GameSession(quick_settings(journal=journal))
@@ -149,7 +149,7 @@ def test_a_port_in_use_is_one_clear_error_and_nothing_is_left_behind(
 def test_resume_checks_seat_names_as_seats_does(
     tmp_path: Path, capsys: pytest.CaptureFixture[str]
 ) -> None:
-    from game.web.session import GameSession
+    from game.tables.web.session import GameSession
     from tests.web_client import quick_settings
 
     journal = tmp_path / "game.jsonl"

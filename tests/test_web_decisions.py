@@ -14,10 +14,10 @@ from typing import Any
 
 import pytest
 
-from game.prompt import SeatSpec
-from game.web.session import GameSession
-from game.web.settings import WebSettings
-from game.web.views import seat_view
+from game.tables.prompt import SeatSpec
+from game.tables.web.session import GameSession
+from game.tables.web.settings import WebSettings
+from game.tables.web.views import seat_view
 
 #: The decisions (``Decision`` values) and out-of-turn moves each ruleset must show.
 EXPECTED = {

@@ -14,10 +14,10 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from game.prompt import SeatSpec
-from game.web.app import create_app
-from game.web.auth import CLOSE_FORBIDDEN
-from game.web.settings import WebSettings
+from game.tables.prompt import SeatSpec
+from game.tables.web.app import create_app
+from game.tables.web.auth import CLOSE_FORBIDDEN
+from game.tables.web.settings import WebSettings
 
 ORIGIN = {"origin": "http://testserver"}
 PLAYERS = ["Ann", "Sam", "Kim"]
@@ -196,7 +196,7 @@ def test_table_serve_referee_prints_the_referee_link_saved_beside_the_journal(
     tmp_path: Path, monkeypatch: pytest.MonkeyPatch, capsys: pytest.CaptureFixture[str]
 ) -> None:
     from game.cli import main
-    from game.web.auth import tokens_path
+    from game.tables.web.auth import tokens_path
     from tests.web_client import fake_serving
 
     fake_serving(monkeypatch)

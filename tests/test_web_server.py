@@ -20,8 +20,8 @@ from websockets.exceptions import ConnectionClosed, InvalidStatus
 from websockets.sync.client import connect
 
 from game.cli.table import listen
-from game.web.app import create_app
-from game.web.limits import CLOSE_SLOW, Limits
+from game.tables.web.app import create_app
+from game.tables.web.limits import CLOSE_SLOW, Limits
 from tests.web_client import quick_settings
 
 

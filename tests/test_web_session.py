@@ -17,12 +17,12 @@ from typing import Any
 import pytest
 from starlette.testclient import TestClient
 
-from game.errors import JournalError
-from game.journal import read_journal
-from game.web.auth import Tokens, tokens_path
-from game.web.session import ActionRefused, GameSession
-from game.web.settings import WebSettings
-from game.web.views import seat_options
+from game.core.errors import JournalError
+from game.play.journal import read_journal
+from game.tables.web.auth import Tokens, tokens_path
+from game.tables.web.session import ActionRefused, GameSession
+from game.tables.web.settings import WebSettings
+from game.tables.web.views import seat_options
 from hardware.errors import LauncherError, LauncherJam, LauncherUnavailable
 from launcher.sim import SimLauncher
 from launcher.spec import ParsedSpec, register_scheme, unregister_scheme

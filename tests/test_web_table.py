@@ -15,7 +15,7 @@ import pytest
 from starlette.testclient import TestClient
 from starlette.websockets import WebSocketDisconnect
 
-from game.web.auth import CLOSE_FORBIDDEN
+from game.tables.web.auth import CLOSE_FORBIDDEN
 from tests.web_client import ORIGIN, Page, app_and_tokens, hello, open_page, quick_settings
 
 PEOPLE = (0, 1)

@@ -13,9 +13,9 @@ import pytest
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
-from game.driver import Table
-from game.moves import Decision, PlayMove
-from game.web.views import card_text, seat_view, table_view
+from game.core.moves import Decision, PlayMove
+from game.play.driver import Table
+from game.tables.web.views import card_text, seat_view, table_view
 
 NAMES = ["Ann", "Bob", "Kim"]
 BOTS: list[str | None] = [None, None, None]

@@ -11,7 +11,7 @@ import pytest
 from game.cli import main
 from game.cli.config import BY_KEY
 from game.cli.play import DEFAULT_SEATS
-from game.table_play import Narrator, PlaySeat
+from game.tables.terminal import Narrator, PlaySeat
 
 ROOT = Path(__file__).resolve().parent.parent
 

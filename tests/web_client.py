@@ -11,8 +11,8 @@ from typing import Any
 
 from starlette.testclient import TestClient
 
-from game.web.app import create_app
-from game.web.settings import WebSettings, default_seats
+from game.tables.web.app import create_app
+from game.tables.web.settings import WebSettings, default_seats
 
 #: Starlette's TestClient sends ``Host: testserver``: the tests' settings allow that name
 #: as ``--allowed-origin http://testserver`` would (the Host allowlist refuses others).

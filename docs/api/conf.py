@@ -20,6 +20,7 @@ autodoc_default_options = {"members": True, "show-inheritance": True}
 # Names in signatures that live where autodoc cannot resolve them are shown as written.
 nitpicky = False
 html_theme = "alabaster"
-# game.engine re-exports Move, Color, ... from game.moves and game.cards, and both pages document
+# game.core.engine re-exports Move, Color, ... from game.core.moves and game.core.cards, and both
+# pages document
 # them: a bare ``Move`` in a bot's signature then has two targets, which are one class.
 suppress_warnings = ["ref.python"]

@@ -12,8 +12,8 @@ from collections import Counter, deque
 from pathlib import Path
 from typing import Any
 
-from game.events import read_jsonl, write_jsonl
-from game.simulate import SimConfig, play_game
+from game.play.events import read_jsonl, write_jsonl
+from game.play.simulate import SimConfig, play_game
 
 Event = dict[str, Any]
 

@@ -10,7 +10,7 @@ from pathlib import Path
 
 from game import Game, RulesetError, Table
 from game.bots import GreedyBot
-from game.simulate import run_game
+from game.play.simulate import run_game
 
 REVENGE = """\
 name = "Revenge"

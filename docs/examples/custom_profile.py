@@ -8,7 +8,7 @@ sim://?profile=PATH. Mistakes in the file are errors naming the file and the fie
 import tempfile
 from pathlib import Path
 
-from game.simulate import SimConfig, simulate
+from game.play.simulate import SimConfig, simulate
 from launcher import ProfileError
 from launcher.analysis import analyse, sample
 from launcher.profiles import load_profile

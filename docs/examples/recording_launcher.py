@@ -1,6 +1,6 @@
 """A launcher of your own, at a table: here one that records every press.
 
-The rules engine never sees a launcher; the table's press driver (game.driver.Presser)
+The rules engine never sees a launcher; the table's press driver (game.play.driver.Presser)
 presses it and only calls load(), hit(), unload() and remaining, so any Launcher subclass
 can stand in for the simulated one. Subclass `launcher.Launcher`, implement
 `_press(loaded)` (how many cards physically came out) and optionally `_on_load`; the base
@@ -13,7 +13,7 @@ from typing import Any
 
 from game import Table
 from game.bots import GreedyBot, RandomBot
-from game.simulate import run_game
+from game.play.simulate import run_game
 from launcher import Launcher
 from launcher.profiles import load_profile
 

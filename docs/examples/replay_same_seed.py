@@ -10,7 +10,7 @@ import json
 
 from game import Table
 from game.bots import GreedyBot, RandomBot
-from game.simulate import run_game
+from game.play.simulate import run_game
 
 
 def play(seed: int, spec: str = "sim://?profile=escalating") -> list[dict]:

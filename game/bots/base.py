@@ -2,9 +2,9 @@
 
 A bot decides from what its seat may know: :meth:`Bot.choose` (the public call,
 ``bot.choose(game, seat)``) hands :meth:`Bot.decide` the seat's
-:meth:`~game.engine.Game.observation` and nothing else, and :meth:`Bot.table_move`
+:meth:`~game.core.engine.Game.observation` and nothing else, and :meth:`Bot.table_move`
 hands :meth:`Bot.react` the same. A bot that needs the hidden cards samples them
-(:meth:`~game.engine.Game.resample_from_infostate`, the search bot) instead of
+(:meth:`~game.core.engine.Game.resample_from_infostate`, the search bot) instead of
 reading them.
 """
 
@@ -15,13 +15,13 @@ from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
-from game.cards import COLORS, Card, Color, Kind
-from game.moves import AcceptMove, ChallengeMove, Decision, Move, MoveKind, PlayMove
-from game.observe import Observation, seat_table_moves
+from game.core.cards import COLORS, Card, Color, Kind
+from game.core.moves import AcceptMove, ChallengeMove, Decision, Move, MoveKind, PlayMove
+from game.core.observe import Observation, seat_table_moves
 
 if TYPE_CHECKING:
-    from game.engine import Game
-    from game.rulesets import Ruleset
+    from game.core.engine import Game
+    from game.core.rulesets import Ruleset
 
 
 class Bot:

@@ -13,11 +13,11 @@ from collections.abc import Mapping
 from typing import TYPE_CHECKING, ClassVar
 
 from game.bots.rule import RuleBot
-from game.errors import RulesetError
-from game.moves import Decision, Move, MoveKind
+from game.core.errors import RulesetError
+from game.core.moves import Decision, Move, MoveKind
 
 if TYPE_CHECKING:
-    from game.observe import Observation
+    from game.core.observe import Observation
 
 
 class CasualBot(RuleBot):

@@ -4,7 +4,7 @@ A player who draws (presses) instead of playing held no card of the active
 colour and no wild — at least a sensible one did (rules.md 2.3: you may only
 draw when you cannot, or choose not to, play; the rule bot never holds back).
 The cards they get afterwards are unconstrained. :func:`hand_constraints`
-reads a seat's :meth:`~game.engine.Game.observation` history since the last
+reads a seat's :meth:`~game.core.engine.Game.observation` history since the last
 deal and returns, per seat, the colours it is believed to lack and how many of
 its cards are exempt (got since). :func:`game.bots.search.determinize` deals
 hidden cards to respect them when it can.
@@ -16,7 +16,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from game.cards import Card, Kind
+from game.core.cards import Card, Kind
 
 #: The pseudo-colour for "holds no wild".
 WILD = "W"

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from typing import TYPE_CHECKING, Any
 
-from game.errors import RulesetError
+from game.core.errors import RulesetError
 
 if TYPE_CHECKING:
     from game.bots.base import Bot

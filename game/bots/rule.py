@@ -23,11 +23,11 @@ from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
 from game.bots.base import Bot, by_kind, favourite_color, rules_of
-from game.cards import Card, Kind
-from game.moves import Decision, Move, MoveKind, PlayMove
+from game.core.cards import Card, Kind
+from game.core.moves import Decision, Move, MoveKind, PlayMove
 
 if TYPE_CHECKING:
-    from game.observe import Observation
+    from game.core.observe import Observation
 
 #: Cards whose effect strikes the next player (hits, draws, skips).
 NEXT_ATTACKS = frozenset(

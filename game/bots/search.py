@@ -2,10 +2,10 @@
 
 At each decision with a real choice it runs *sweeps*; a sweep is:
 
-1. **Determinize**: :meth:`~game.engine.Game.resample_from_infostate` deals the
+1. **Determinize**: :meth:`~game.core.engine.Game.resample_from_infostate` deals the
    cards it cannot see — the other hands and the draw pile / launcher hopper —
    at random from the cards it has not seen, keeping every hand's size and the
-   cards it knows another seat holds (:mod:`game.infostate`); its beliefs about
+   cards it knows another seat holds (:mod:`game.core.infostate`); its beliefs about
    the colours a seat lacks (:mod:`game.bots.inference`) bias the deal. The
    sample depends only on the seat's observation, never on the true cards, and
    its chance source is new, so a reload's shuffle is not the real one.
@@ -39,13 +39,13 @@ from typing import TYPE_CHECKING, ClassVar
 from game.bots.base import offer_table_moves
 from game.bots.inference import Belief, hand_constraints
 from game.bots.rule import RuleBot
-from game.errors import RulesetError
-from game.infostate import InfoStateSampler
-from game.moves import Decision, Move, fired
+from game.core.errors import RulesetError
+from game.core.infostate import InfoStateSampler
+from game.core.moves import Decision, Move, fired
 from launcher.profiles import DEFAULT_PROFILE, IIDProfile, Profile, load_profile
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.core.engine import Game
 
 #: Cards one press yields in a rollout, given the cards loaded.
 PressModel = Callable[[int], int]
@@ -230,7 +230,7 @@ def determinize(
 ) -> Game:
     """A world ``seat`` cannot tell from ``game``: its hidden cards dealt again by ``rng``.
 
-    :meth:`~game.engine.Game.resample_from_infostate` with the search bot's beliefs
+    :meth:`~game.core.engine.Game.resample_from_infostate` with the search bot's beliefs
     (``beliefs``) biasing the deal and no event log (rollouts do not read it).
     """
     return InfoStateSampler(game, seat).sample(rng, prefer=beliefs, history=False)

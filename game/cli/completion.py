@@ -86,7 +86,7 @@ def _value_hints(action: argparse.Action) -> list[str]:
 
         return [f"{info.scheme}://" for info in registered_schemes()]
     if "--ruleset" in action.option_strings:
-        from game.rulesets import RULESET_IDS
+        from game.core.rulesets import RULESET_IDS
 
         return list(RULESET_IDS)
     return []

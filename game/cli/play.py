@@ -13,13 +13,15 @@ import sys
 from typing import Any
 
 from game.bots import BOT_NAMES, make_bot
-from game.chance import derive_seed, fresh_seed
 from game.cli.common import MAX_DELAY, add_rule_arguments, seconds
 from game.cli.simulate import parse_options
-from game.driver import Presser, Table, open_game_launcher
-from game.engine import Game
-from game.errors import JournalError
-from game.journal import (
+from game.core.chance import derive_seed, fresh_seed
+from game.core.engine import Game
+from game.core.errors import JournalError
+from game.core.moves import Move
+from game.core.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
+from game.play.driver import Presser, Table, open_game_launcher
+from game.play.journal import (
     MOVE,
     Journal,
     JournalWriter,
@@ -28,11 +30,9 @@ from game.journal import (
     confirm_launcher,
     journal_session,
 )
-from game.moves import Move
-from game.prompt import QuitRequested, SeatSpec, parse_seats
-from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
-from game.table_play import Console, Narrator, PlaySeat, TablePlay, journal_note
-from game.tui import Painter, PressAnimator
+from game.tables.prompt import QuitRequested, SeatSpec, parse_seats
+from game.tables.terminal import Console, Narrator, PlaySeat, TablePlay, journal_note
+from game.tables.tui import Painter, PressAnimator
 from hardware.errors import LauncherFault
 from launcher.spec import resolve_spec
 

@@ -12,14 +12,16 @@ import argparse
 import sys
 from typing import Any
 
-from game.cards import COLORS, NotationError, parse_cards
-from game.chance import derive_seed, fresh_seed
 from game.cli.common import MAX_DELAY, add_rule_arguments, seconds
 from game.cli.play import ask_after_jam
 from game.cli.simulate import parse_options
-from game.driver import Presser
-from game.errors import JournalError
-from game.journal import (
+from game.core.cards import COLORS, NotationError, parse_cards
+from game.core.chance import derive_seed, fresh_seed
+from game.core.errors import JournalError
+from game.core.moves import FiredMove
+from game.core.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
+from game.play.driver import Presser
+from game.play.journal import (
     ENTRY,
     PRESS,
     Journal,
@@ -29,8 +31,8 @@ from game.journal import (
     confirm_launcher,
     journal_session,
 )
-from game.moves import FiredMove
-from game.prompt import (
+from game.referee.referee import Entry, IllegalEntry, Op, Phase, Referee, check_refereeable
+from game.tables.prompt import (
     ENTRY_HELP,
     InputRejected,
     Menu,
@@ -39,10 +41,8 @@ from game.prompt import (
     parse_entry,
     parse_names,
 )
-from game.referee import Entry, IllegalEntry, Op, Phase, Referee, check_refereeable
-from game.rulesets import DEFAULT_RULESET, RULESET_IDS, load_ruleset
-from game.table_play import Console
-from game.tui import Painter, PressAnimator, Seat, TableView, render_help, render_table
+from game.tables.terminal import Console
+from game.tables.tui import Painter, PressAnimator, Seat, TableView, render_help, render_table
 from launcher.spec import open_launcher, resolve_spec
 
 EXAMPLE = 'uno-attack referee --ruleset attack --players "Ann,Sam,Kim" --launcher "sim://?seed=1"'

@@ -14,14 +14,14 @@ import sys
 from typing import Any, TextIO
 
 from game.cli.play import seats_from_header
-from game.driver import Presser, Table
-from game.errors import JournalError
-from game.journal import ENTRY, Journal, blaming, read_journal
-from game.prompt import QuitRequested
-from game.referee import Entry, IllegalEntry, Op, Referee
-from game.rulesets import load_ruleset
-from game.table_play import Console, Narrator, TablePlay
-from game.tui import Painter, PressAnimator
+from game.core.errors import JournalError
+from game.core.rulesets import load_ruleset
+from game.play.driver import Presser, Table
+from game.play.journal import ENTRY, Journal, blaming, read_journal
+from game.referee.referee import Entry, IllegalEntry, Op, Referee
+from game.tables.prompt import QuitRequested
+from game.tables.terminal import Console, Narrator, TablePlay
+from game.tables.tui import Painter, PressAnimator
 from hardware.errors import ConfigError
 from launcher.base import DrawPile
 

@@ -6,7 +6,7 @@ import argparse
 import json
 from typing import Any
 
-from game.rulesets import OPTIONS, RULESET_IDS, describe, load_ruleset
+from game.core.rulesets import OPTIONS, RULESET_IDS, describe, load_ruleset
 
 
 def register(subparsers: Any) -> None:

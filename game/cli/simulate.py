@@ -8,14 +8,14 @@ import sys
 
 from game.bots.registry import BOT_NAMES, DEFAULT_BOT
 from game.cli.common import add_force_argument, add_rule_arguments
-from game.errors import RulesetError
-from game.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
+from game.core.errors import RulesetError
+from game.core.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:  # the engine, the launchers and multiprocessing load in run(), not for --help
     from typing import IO, Any
 
-    from game.simulate import SimConfig
+    from game.play.simulate import SimConfig
 
 #: Resource limits (docs/errors.md, "Limits").
 MAX_GAMES = 1_000_000
@@ -95,7 +95,7 @@ def _config(args: argparse.Namespace, log_lines: bool) -> SimConfig:
             f"--workers {args.workers} --games {args.games}: the limits are "
             f"{MAX_WORKERS} workers and {MAX_GAMES:,} games (docs/errors.md, Limits)"
         )
-    from game.simulate import SimConfig
+    from game.play.simulate import SimConfig
 
     return SimConfig(
         ruleset=args.ruleset,
@@ -132,7 +132,7 @@ def run(args: argparse.Namespace) -> int:
     import json
     from contextlib import ExitStack
 
-    from game.simulate import format_summary
+    from game.play.simulate import format_summary
     from hardware.files import atomic_path, check_output
 
     config = _config(args, log_lines=bool(args.log))
@@ -165,8 +165,8 @@ def _play(config: SimConfig, workers: int, log: IO[str] | None) -> tuple[dict[st
     Each finished game's log is written whole and flushed as it arrives, so Ctrl-C
     keeps every finished game in the log and loses only the ones being played.
     """
-    from game.simulate import run as play_games
-    from game.simulate import summarize, validate
+    from game.play.simulate import run as play_games
+    from game.play.simulate import summarize, validate
 
     validate(config)
     progress = _Progress(config.games, sys.stderr)

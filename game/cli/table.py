@@ -97,13 +97,13 @@ def bot_list(text: str) -> list[str]:
 
 
 def settings_from_args(args: argparse.Namespace) -> Any:
-    """The :class:`~game.web.settings.WebSettings` the flags ask for (no file is touched)."""
+    """The :class:`~game.tables.web.settings.WebSettings` the flags ask for (no file is touched)."""
     from game.bots import BOT_NAMES
     from game.cli.simulate import parse_options
-    from game.errors import JournalError
-    from game.prompt import parse_seats
-    from game.rulesets import DEFAULT_RULESET
-    from game.web.settings import ALL_INTERFACES, LOCALHOST, WebSettings, default_seats
+    from game.core.errors import JournalError
+    from game.core.rulesets import DEFAULT_RULESET
+    from game.tables.prompt import parse_seats
+    from game.tables.web.settings import ALL_INTERFACES, LOCALHOST, WebSettings, default_seats
 
     if args.resume and args.journal:
         raise JournalError("--resume FILE continues writing FILE; do not also give --journal")
@@ -148,7 +148,7 @@ def settings_from_args(args: argparse.Namespace) -> Any:
 
 def lan_url(port: int) -> str:
     """``http://LAN-ADDRESS:PORT``: where phones on the network reach this server."""
-    from game.web.settings import lan_address
+    from game.tables.web.settings import lan_address
 
     return f"http://{lan_address()}:{port}"
 
@@ -157,7 +157,7 @@ def run(args: argparse.Namespace) -> int:
     try:
         import uvicorn  # noqa: F401 - the web extra is checked before anything is bound
 
-        from game.web.app import create_app, join_links
+        from game.tables.web.app import create_app, join_links
     except ModuleNotFoundError as error:
         from game.cli import MissingExtra
 

@@ -25,8 +25,8 @@ from math import comb
 from typing import Any
 
 from game.bots import make_bot
-from game.errors import RulesetError
-from game.rulesets import load_ruleset
+from game.core.errors import RulesetError
+from game.core.rulesets import load_ruleset
 from hardware.files import MAX_TEXT_BYTES, read_user_text
 from launcher.profiles import DEFAULT_PROFILE, IIDProfile, Profile, load_profile
 

@@ -15,12 +15,12 @@ from __future__ import annotations
 from typing import Any
 
 from game.bots import make_bot
-from game.chance import derive_seed
-from game.driver import Table, play_out
-from game.engine import Game
+from game.core.chance import derive_seed
+from game.core.engine import Game
+from game.core.moves import NEXT_ROUND, Move
+from game.core.rulesets import load_ruleset
 from game.experiment.grid import SCHEMA, Cell, Task, launcher_for
-from game.moves import NEXT_ROUND, Move
-from game.rulesets import load_ruleset
+from game.play.driver import Table, play_out
 
 #: The numbers kept for each round, in this order.
 ROUND_FIELDS = ("turns", "plays", "presses", "cards", "winner", "behind", "reloads", "empty")

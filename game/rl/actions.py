@@ -16,8 +16,8 @@ the space.
 
 from __future__ import annotations
 
-from game.cards import COLORS
-from game.moves import (
+from game.core.cards import COLORS
+from game.core.moves import (
     AimMove,
     CatchMove,
     ChooseMove,
@@ -26,7 +26,7 @@ from game.moves import (
     MoveKind,
     PlayMove,
 )
-from game.rulesets import Ruleset
+from game.core.rulesets import Ruleset
 
 #: The bare moves at the end of the space, in order (``wait`` is the table's own).
 _BARE = (MoveKind.DRAW, MoveKind.PASS, MoveKind.TAKE, MoveKind.ACCEPT, MoveKind.CHALLENGE)

@@ -18,9 +18,9 @@ import random
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-from game.driver import fired
-from game.errors import RulesetError
-from game.moves import FiredMove
+from game.core.errors import RulesetError
+from game.core.moves import FiredMove
+from game.play.driver import fired
 from launcher.profiles import (
     EscalatingProfile,
     IIDProfile,
@@ -30,7 +30,7 @@ from launcher.profiles import (
 )
 
 if TYPE_CHECKING:
-    from game.engine import Game
+    from game.core.engine import Game
 
 
 @dataclass

@@ -29,15 +29,15 @@ from typing import Any
 
 import numpy as np
 
-from game.cards import COLORS
-from game.driver import fired
-from game.engine import Game
-from game.errors import IllegalMove
-from game.moves import Decision, Move, MoveKind
-from game.observe import redact
+from game.core.cards import COLORS
+from game.core.engine import Game
+from game.core.errors import IllegalMove
+from game.core.moves import Decision, Move, MoveKind
+from game.core.observe import redact
+from game.core.rulesets import Ruleset, load_ruleset
+from game.play.driver import fired
 from game.rl import compat
 from game.rl.actions import ActionSpace
-from game.rulesets import Ruleset, load_ruleset
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 
 #: Who acts at a chance node / after the end (OpenSpiel's PlayerId values).
@@ -305,7 +305,7 @@ class Table:
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
-        from game.legal import CompiledRules
+        from game.core.legal import CompiledRules
 
         game = object.__new__(Game)
         game.__dict__.update(state["game"])

@@ -11,8 +11,8 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import Any
 
-from game.cards import Card
-from game.rulesets import load_ruleset
+from game.core.cards import Card
+from game.core.rulesets import load_ruleset
 from tests.e2e.conftest import Server, resume
 
 PLAYERS = ["Ann", "Sam", "Kim"]

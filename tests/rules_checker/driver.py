@@ -12,7 +12,7 @@ import random
 from typing import Any
 
 from game import Game
-from game.driver import Table
+from game.play.driver import Table
 from hardware.errors import UnoAttackError
 
 PROFILES = (

@@ -1,0 +1,601 @@
+"""The rules engine: a :class:`Game` you drive with :class:`~game.core.moves.Move` s.
+
+>>> from game import Game
+>>> game = Game.new("attack", players=3, seed=7)
+>>> move = game.legal_moves()[0]
+>>> game.play(move)
+
+The engine is a pure state machine: it holds no device, does no I/O and starts
+no thread (python-chess's ``Board`` never holds an engine). Every hit is a
+launcher press, and every press is a chance node (OpenSpiel's): the game stops
+with :meth:`Game.is_chance_node` true, :attr:`Game.press_due` saying who presses,
+how many times and why, and :meth:`Game.chance_outcomes` giving the distribution
+of ``fired:N`` when the game was given its launcher's per-press odds (empty: the
+sampled mode, the caller draws the outcome). The caller feeds ``fired:N``: a
+:class:`~game.play.driver.Table` presses a real launcher and feeds what it counted,
+a search feeds sampled counts. The draw pile is the engine's own plain data,
+:attr:`Game.pile`. Card effects are :mod:`game.core.effects` blocks run through the
+:class:`~game.core.effects.EffectContext` protocol, which the referee implements too.
+All randomness comes from the injected chance source, so the same seed, ruleset,
+players and fed counts replay the same event stream. Events go to
+:attr:`Game.events` and, as each happens, to the ``on_event`` callback.
+
+Who acts: :attr:`Game.pending` says what decision is awaited and
+:attr:`Game.decider` from whom; :meth:`Game.legal_moves` lists that seat's
+moves (``next-round`` once a round is over). Out-of-turn moves — calling UNO,
+catching a player who did not, jumping in — are in :meth:`Game.table_moves`
+(each carries the acting seat in ``by``). :meth:`Game.play` accepts both and
+raises :class:`~game.core.errors.IllegalMove` naming the broken rule, changing nothing.
+
+The round's state is one :class:`~game.core.round.RoundState` (:attr:`Game.round`);
+what is legal is :mod:`game.core.legal`, the deal and the scoring :mod:`game.core.table`,
+the decisions :mod:`game.core.turns`: plain functions over that state, typed against
+the :class:`~game.core.steps.EngineSteps` protocol, so they import nothing above them.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Mapping, Sequence
+from itertools import repeat
+from operator import is_
+from typing import Any
+
+from game.core import legal, table
+from game.core import turns as flow
+from game.core.cards import Card, Color, sort_key
+from game.core.chance import Chance, fresh_seed, seeded
+from game.core.effects import RUNNERS
+from game.core.errors import GameError, IllegalMove, RulesetError
+from game.core.history import History
+from game.core.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
+from game.core.moves import (
+    NEXT_ROUND,
+    Decision,
+    DrawMove,
+    FiredMove,
+    Move,
+    PenalizeMove,
+    PlayMove,
+    UnoMove,
+    fired,
+)
+from game.core.round import PressDue, RoundState, round_field
+from game.core.rulesets import Ruleset, Step, ruleset_for
+
+Event = dict[str, Any]
+EventCallback = Callable[[Event], None]
+
+_DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
+_NO_KINDS: frozenset[Any] = frozenset()
+_TURN, _PRESS = Decision.TURN, Decision.PRESS
+_VALUE = {d: d.value for d in Decision}
+#: Decisions whose legal moves need neither the seats in play nor the stackable kinds.
+_PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
+
+
+def _pile_odds(ruleset: Ruleset) -> tuple[float, ...] | None:
+    """A draw pile's press: exactly one card (none once it is empty)."""
+    return (0.0, 1.0) if ruleset.draws_from_pile else None
+
+
+class Game(History):
+    """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`.
+
+    Drive it with :meth:`play`; the methods documented as *engine steps*
+    (:meth:`play_card`, :meth:`run_effects`, :meth:`after_effects`...) are the moves'
+    effects, for :mod:`game.core.turns` and :mod:`game.core.table`: they skip the legality check.
+    """
+
+    # The round's public state, kept in :attr:`round` (game.core.round.RoundState).
+    hands: list[list[Card]] = round_field("hands")
+    discard: list[Card] = round_field("discard")
+    pile: deque[Card] = round_field("pile")
+    active_color: Color | None = round_field("active_color")
+    direction: int = round_field("direction")
+    dealer: int = round_field("dealer")
+    current: int = round_field("current")
+    decider: int = round_field("decider")
+    pending: Decision = round_field("pending")
+    turns: int = round_field("turns")
+    round_winner: int | None = round_field("round_winner")
+    queue: deque[Step] = round_field("queue")
+    actor: int = round_field("actor")
+    card: Card | None = round_field("card")
+    context: str = round_field("context")
+    pos: int = round_field("pos")
+    target: int | None = round_field("target")
+    first_phase: bool = round_field("first_phase")
+    stack: int = round_field("stack")
+
+    def __init__(
+        self,
+        ruleset: Ruleset,
+        players: int | Sequence[str],
+        chance: Chance,
+        *,
+        seed: int | None = None,
+        on_event: EventCallback | None = None,
+        press_odds: Sequence[float] | None = None,
+        launcher: str = "chance",
+    ) -> None:
+        """A game dealt and resolved up to its first decision or chance node.
+
+        ``press_odds``: the launcher's per-press distribution as plain data
+        (``press_odds[k]`` = P(a press shoots k cards), e.g. an i.i.d. profile's
+        probabilities); with it :meth:`chance_outcomes` is explicit; None gives a
+        draw pile's odds to the pile rulesets (classic, pocket) and sampled mode to
+        the others, ``()`` sampled mode to any. ``launcher``: how the ``game_start`` event names the
+        device that will feed the presses (the core never sees it).
+        """
+        self.names = (
+            [f"P{i}" for i in range(players)] if isinstance(players, int) else list(players)
+        )
+        self.num_players = len(self.names)
+        ruleset.check_players(self.num_players)
+        self.ruleset = ruleset
+        self.launcher_name = launcher
+        self.press_odds: tuple[float, ...] | None = (
+            tuple(press_odds) if press_odds is not None else _pile_odds(ruleset)
+        )
+        self.pile_generation = 0
+        self._stack_of_states: list[dict[str, Any]] = []
+        #: The moves made with :meth:`push` that :meth:`pop` can undo, oldest first.
+        self.move_stack: list[Move] = []
+        self.seed = seed
+        self.on_event = on_event
+        self.events: list[Event] = []
+        self._chance = chance
+        self.rules = CompiledRules.of(ruleset)
+        self.scores = [0] * self.num_players
+        #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
+        self.eliminated = [False] * self.num_players
+        self.round_number = 0
+        self.total_turns = 0
+        self.winner: int | None = None
+        #: Everything the next deal resets (game.core.round.RoundState), set by the first deal.
+        self.round: RoundState
+        table.start_game(self)
+
+    @classmethod
+    def new(
+        cls,
+        ruleset: str | Ruleset = "attack",
+        players: int | Sequence[str] = 4,
+        *,
+        seed: int | None = None,
+        options: dict[str, Any] | None = None,
+        on_event: EventCallback | None = None,
+        press_odds: Sequence[float] | None = None,
+        launcher: str = "chance",
+    ) -> Game:
+        """Start a game: deal the first round and resolve the first card.
+
+        ``options`` override the ruleset's rule options. The game stops at every
+        press (:meth:`is_chance_node`) for the caller to feed ``fired:N``; to play
+        it with a launcher, open it with :meth:`game.play.driver.Table.new` instead.
+        """
+        rules = ruleset_for(ruleset, options)
+        seed = fresh_seed() if seed is None else seed
+        count = players if isinstance(players, int) else len(players)
+        rules.check_players(count)
+        return cls(
+            rules,
+            players,
+            seeded(seed),
+            seed=seed,
+            on_event=on_event,
+            press_odds=press_odds,
+            launcher=launcher,
+        )
+
+    @property
+    def press_due(self) -> PressDue | None:
+        """The pending chance node (who presses, how many times, why), or None."""
+        return self.round.due if self.pending is Decision.PRESS else None
+
+    # -- chance nodes (OpenSpiel's explicit and sampled chance) ---------------------
+    def is_chance_node(self) -> bool:
+        """Is the game waiting for a launcher press's outcome (a ``fired:N`` move)?"""
+        return self.round.pending is _PRESS
+
+    def chance_outcomes(self) -> list[tuple[Move, float]]:
+        """The distribution of the pending press's outcome: ``(fired:N, probability)`` pairs.
+
+        Explicit when the game has :attr:`press_odds` (a draw pile's are P(1) = 1;
+        a launcher profile's are passed in as plain data): a press shoots at most
+        the cards the hopper holds, so the odds of larger counts fall on
+        ``fired:len(pile)``. Empty in sampled mode (no odds given): the caller draws
+        the outcome itself (from a launcher, or a model of one) and feeds it.
+        Raises GameError away from a chance node.
+        """
+        if self.round.pending is not _PRESS:
+            raise GameError("chance_outcomes: the game is not at a chance node")
+        odds = self.press_odds
+        if not odds:
+            return []
+        cap = len(self.round.pile)
+        mass: dict[int, float] = {}
+        for count, probability in enumerate(odds):
+            if probability > 0:
+                capped = min(count, cap)
+                mass[capped] = mass.get(capped, 0.0) + probability
+        return [(fired(count), mass[count]) for count in sorted(mass)]
+
+    # -- state queries ------------------------------------------------------------
+    @property
+    def top_card(self) -> Card:
+        return self.discard[-1]
+
+    def hand(self, seat: int) -> list[Card]:
+        """A copy of ``seat``'s hand, sorted for display."""
+        return sorted(self.hands[seat], key=sort_key)
+
+    @property
+    def hand_sizes(self) -> list[int]:
+        return [len(h) for h in self.hands]
+
+    def is_round_over(self) -> bool:
+        return self.round.pending in _DONE
+
+    def is_game_over(self) -> bool:
+        return self.pending is Decision.GAME_OVER
+
+    @property
+    def stacked(self) -> int:
+        """Presses waiting on the stack (Mega Hit stacking, draw stacking, a pending challenge)."""
+        return self.round.stack
+
+    @property
+    def uno_pending(self) -> int | None:
+        """The seat that is down to one card and has not called UNO yet (it can still be caught)."""
+        state = self.round
+        seat = state.uno_open
+        if seat is not None and not state.uno_called and len(state.hands[seat]) == 1:
+            return seat
+        return None
+
+    @property
+    def drawn_card(self) -> Card | None:
+        """The card a DRAWN decision is about."""
+        return self.round.drawn
+
+    def left_seat(self, seat: int) -> int:
+        """The next seat still in play clockwise (deal order), whatever the direction of play."""
+        n = self.num_players
+        seat = (seat + 1) % n
+        while self.eliminated[seat]:
+            seat = (seat + 1) % n
+        return seat
+
+    @property
+    def seats_in_play(self) -> list[int]:
+        """Seats not eliminated (all of them unless ``scoring=elimination``)."""
+        return [s for s in range(self.num_players) if not self.eliminated[s]]
+
+    @property
+    def players_in(self) -> int:
+        return self.num_players - sum(self.eliminated)
+
+    @property
+    def chance(self) -> Chance:
+        """The game's seeded source of randomness (shuffles, the launcher's returns)."""
+        return self._chance
+
+    def __repr__(self) -> str:
+        return (
+            f"<Game {self.ruleset.id} round={self.round_number} pending={self.pending.value} "
+            f"decider={self.decider} top={self.discard[-1] if self.discard else None} "
+            f"color={self.active_color} hands={self.hand_sizes} scores={self.scores}>"
+        )
+
+    # -- legal moves ----------------------------------------------------------------
+    def legal_moves(self) -> list[Move]:
+        """The moves :attr:`decider` may make now (empty when the round or game is over)."""
+        state = self.round
+        moves = state.legal
+        if moves is None:
+            if state.pending is _TURN:  # the hot case, without compute_legal's call
+                moves = state.legal = legal.turn_moves(self.rules, state)
+            else:
+                moves = state.legal = self.compute_legal()
+        return list(moves)
+
+    def compute_legal(self) -> list[Move]:
+        """Engine step: the decider's legal moves, computed afresh (:meth:`legal_moves` caches)."""
+        state = self.round
+        pending = state.pending
+        if pending is _TURN:  # the hot case: no seats or stack kinds needed
+            return legal.turn_moves(self.rules, state)
+        if pending in _PLAIN:  # nor here
+            return legal.legal_moves(self.rules, state, (), _NO_KINDS)
+        stackable = self.ruleset.stack_kinds if self.can_stack() else _NO_KINDS
+        return legal.legal_moves(self.rules, state, self.seats_in_play, stackable)
+
+    def table_moves(self) -> list[Move]:
+        """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
+        uno_pending = self.uno_pending
+        if uno_pending is None and not self.rules.jump_in:  # the common case: no list of seats
+            return []
+        return legal.table_moves(self.rules, self.round, self.seats_in_play, uno_pending)
+
+    def seat_of(self, move: Move) -> int | None:
+        """Which seat makes ``move`` (the decider for ordinary moves)."""
+        if move.by is not None:
+            return move.by
+        if isinstance(move, UnoMove):
+            return self.round.uno_open
+        if isinstance(move, PenalizeMove):
+            return move.seat
+        return self.decider
+
+    # -- making moves -------------------------------------------------------------
+    def play(self, move: Move | str) -> None:
+        """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
+        state = self.round
+        pending = state.pending
+        if pending is _PRESS:
+            # play_chance's common case (a FiredMove's count is a whole number >= 0)
+            if type(move) is FiredMove and move.count <= len(state.pile):
+                state.legal = None
+                flow.on_fired(self, move.count)
+            else:
+                self.play_chance(Move.parse(move) if isinstance(move, str) else move)
+            return
+        offered = state.legal
+        # the hot path: one of the move objects legal_moves() handed out (found by identity)
+        if offered is not None and any(map(is_, offered, repeat(move))):
+            made: Move = move  # type: ignore[assignment]  # an offered move is a Move
+        else:
+            checked = flow.checked(self, move)
+            if checked is None:  # an out-of-turn move, made
+                return
+            made, pending = checked, state.pending
+        state.legal = None
+        seat = state.decider
+        if state.uno_open is not None and seat != state.uno_open:
+            state.uno_open = None
+        if pending is _TURN and type(made) is PlayMove:  # turns.on_turn, inlined
+            self.play_card(seat, made.card, "turn")
+        elif pending is _TURN and type(made) is DrawMove:
+            flow.draw(self, seat)
+        else:
+            flow.HANDLERS[pending](self, made, seat)
+
+    def play_chance(self, move: Move) -> None:
+        """Engine step: feed one press's outcome (the game is at a chance node)."""
+        state = self.round
+        due, held = state.due, len(state.pile)
+        if not isinstance(move, FiredMove):
+            raise IllegalMove(
+                f"the game waits for a launcher press by P{self.decider} "
+                f"({due.reason if due else ''}): feed fired:N, not {move}"
+            )
+        count = move.count
+        if type(count) is not int or not 0 <= count <= held:  # 1.5, -1, True, "2", too many
+            raise IllegalMove(
+                f"fired:{count!r} is not a press's outcome: a press shoots a whole number of "
+                f"cards from 0 to the {held} the launcher holds"
+            )
+        state.legal = None
+        flow.on_fired(self, count)
+
+    # -- the turn machinery ----------------------------------------------------------
+    def play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
+        """Engine step (game.turns): move ``card`` from the hand to the pile and resolve it."""
+        state = self.round
+        hand = state.hands[seat]
+        if card in self.rules.challengeable:
+            state.guilty = legal.would_be_guilty(self.rules, state, seat, card)
+        hand.remove(card)
+        state.discard.append(card)
+        state.active_color = card.color
+        event: Event = {"type": "play", "player": seat, "card": card.code, "reason": context}
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+        state.actor, state.card, state.context = seat, card, context
+        if not keep_pos:
+            state.pos = seat
+        state.target = None
+        if len(hand) < 2:
+            self.hand_shrank(seat)
+        steps = self.rules.steps_for[card]
+        if steps:
+            state.queue = deque(steps)
+            self.run_effects()
+        else:
+            state.queue.clear()
+            self.after_effects()
+
+    def hand_shrank(self, seat: int) -> None:
+        """Engine step: note a seat that went out or is down to one card (UNO)."""
+        state = self.round
+        size = len(state.hands[seat])
+        if size == 0:
+            state.out = seat
+        elif size == 1 and state.uno_open != seat:
+            state.uno_open, state.uno_called = seat, False
+
+    def run_effects(self) -> None:
+        """Engine step: run the effect blocks left in the queue, until one asks or presses."""
+        queue = self.round.queue
+        while queue:
+            step = queue.popleft()
+            if RUNNERS[step.name](self, step):
+                return
+        self.after_effects()
+
+    def after_effects(self) -> None:
+        """Engine step: the card is resolved; end the round or begin the next turn."""
+        state = self.round
+        state.first_phase = False
+        if state.out is not None:
+            table.end_round(self, state.out)
+            return
+        seat = (state.pos + state.direction) % self.num_players  # next_seat, inlined
+        if self.eliminated[seat] or state.turns >= self.rules.turn_cap:
+            self.begin_turn(self.next_seat(state.pos))
+            return
+        state.current = state.decider = seat  # begin_turn, inlined: the path of every turn
+        state.pending = _TURN
+        state.legal = None
+        state.turns += 1
+        self.total_turns += 1
+
+    def begin_turn(self, seat: int) -> None:
+        """Engine step: ``seat``'s turn begins (or the round ends at ``round_turn_limit``)."""
+        state = self.round
+        if state.turns >= self.rules.turn_cap:  # round_turn_limit turns were played: no more
+            table.end_round(self, None)
+            return
+        state.current = state.decider = seat
+        state.pending = _TURN
+        state.legal = None
+        state.turns += 1
+        self.total_turns += 1
+
+    # -- the table between turns (game.core.table) ------------------------------------------
+    def start_next_round(self) -> None:
+        """After a round ends: the move ``next-round`` (collect, pass the deal left, deal)."""
+        if self.pending is not Decision.ROUND_OVER:
+            raise GameError(
+                "the next round can start only when a round is over and the game is not"
+                if self.pending is not Decision.GAME_OVER
+                else "the game is over"
+            )
+        self.play(NEXT_ROUND)
+
+    def deal_next_round(self) -> None:
+        """Engine step (the ``next-round`` move): collect every card and deal again."""
+        cards = table.collect(self.round, len(self.ruleset.deck))
+        table.deal(self, cards, self.left_seat(self.dealer))
+
+    def set_position(
+        self,
+        hands: Sequence[Sequence[Card]],
+        top: Card,
+        *,
+        color: Color | None = None,
+        current: int = 0,
+        direction: int = 1,
+        bottom: Sequence[Card] = (),
+    ) -> None:
+        """Set up a position (tests, puzzles, a referee fixing the table) from the game's cards.
+
+        ``hands`` and ``top`` must come out of the deck; ``bottom`` are the next
+        cards the launcher will yield, in order; every other card is loaded
+        after them in deck order. ``current`` is to play. Emits a ``deal`` event
+        (with ``position: true``), so logs still account for every card.
+        """
+        table.set_position(self, hands, top, color, direction, bottom)
+        self.begin_turn(current)
+
+    # -- the effect context (game.core.effects.EffectContext), with full information ---------
+    @property
+    def options(self) -> Mapping[str, Any]:
+        return self.ruleset.options
+
+    def next_seat(self, seat: int) -> int:
+        """The next seat in play in the direction of play."""
+        n, d = self.num_players, self.round.direction
+        seat = (seat + d) % n
+        while self.eliminated[seat]:
+            seat = (seat + d) % n
+        return seat
+
+    def actor_out(self) -> bool:
+        state = self.round
+        return state.out is not None and state.out == state.actor
+
+    def can_stack(self) -> bool:
+        state = self.round
+        card = state.card
+        return (
+            self.rules.stacking
+            and not state.first_phase
+            and state.out is None
+            and card is not None
+            and card.kind in self.ruleset.stack_kinds
+        )
+
+    def may_stack(self, seat: int) -> bool:
+        """Offer a stack only to a seat holding a stack card."""
+        kinds = self.ruleset.stack_kinds
+        return any(c.kind in kinds for c in self.round.hands[seat])
+
+    def may_play_again(self, seat: int) -> bool:
+        return bool(legal.playable_cards(self.rules, self.round, seat))
+
+    def ask(self, decision: Decision, seat: int) -> bool:
+        """Stop for ``seat``'s decision; the log says which moves were offered."""
+        state = self.round
+        state.pending, state.decider = decision, seat
+        state.legal = moves = self.compute_legal()
+        event = {"type": "decision", "player": seat, "decision": _VALUE[decision]}
+        event["moves"] = list(map(str, moves))
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+        return True
+
+    def presses(
+        self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"
+    ) -> bool:
+        """Stop for ``presses`` presses by ``seat``; False when there are none to wait for.
+
+        ``then`` says how to carry on once they are done: ``run`` the rest of the
+        card's effect, finish a ``draw``, or ``resume`` the decision an out-of-turn
+        penalty interrupted.
+        """
+        if presses <= 0:
+            return False
+        state = self.round
+        if then == "resume":
+            state.resume_to = (state.pending, state.decider)
+        state.due = PressDue(seat, presses, reason, until)
+        state.then = then
+        if not state.pile:
+            flow.maybe_reload(self)
+        state.pending, state.decider = _PRESS, seat
+        state.legal = None
+        return True
+
+    def emit(self, kind: str, **fields: Any) -> None:
+        """Log an event: to :attr:`events` and, as it happens, to ``on_event``."""
+        event = {"type": kind, **fields}
+        self.events.append(event)
+        if self.on_event is not None:
+            self.on_event(event)
+
+    def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
+        state = self.round
+        state.stack, state.stack_reason, state.stack_skips = total, reason, skips
+        return self.ask(Decision.STACK, victim)
+
+    def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
+        state = self.round
+        n = step.number("n", 4)
+        state.stack += n
+        state.stack_reason, state.stack_skips = step.get("reason") or f"draw{n}", True
+        state.challenge = (
+            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+        )
+        return self.ask(Decision.CHALLENGE if can_challenge else Decision.STACK, victim)
+
+    def discard_color(self) -> None:
+        """Discard All: the actor's cards of its colour go under it on the pile."""
+        flow.discard_color(self)
+
+    def trade(self, seat: int, other: int) -> None:
+        hands = self.round.hands
+        hands[seat], hands[other] = hands[other], hands[seat]
+        self.round.uno_open = None
+
+    def rotate(self) -> None:
+        """7-0's zero: every hand in play moves one seat in the direction of play."""
+        flow.rotate(self)
+
+
+__all__ = ["ACCEPT", "CHALLENGE", "DRAW", "PASS", "TAKE", "UNO"]
+__all__ += ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]

@@ -1,0 +1,239 @@
+"""What may be played now: the legal moves of a :class:`~game.core.engine.Game`, as plain functions.
+
+:class:`CompiledRules` reads the options the hot paths need once per game;
+the functions below read a :class:`~game.core.round.RoundState` and change nothing.
+"""
+
+from __future__ import annotations
+
+import sys
+from dataclasses import dataclass
+from typing import TYPE_CHECKING
+
+from game.core.cards import COLORS, Card, Color, Kind, all_cards
+from game.core.moves import (
+    NEXT_ROUND,
+    AcceptMove,
+    ChallengeMove,
+    Decision,
+    DrawMove,
+    Move,
+    PassMove,
+    PlayMove,
+    TakeMove,
+    UnoMove,
+)
+from game.core.rulesets import Step
+
+if TYPE_CHECKING:
+    from collections.abc import Callable, Sequence
+
+    from game.core.round import RoundState
+    from game.core.rulesets import Ruleset
+
+DRAW = DrawMove()
+PASS = PassMove()
+TAKE = TakeMove()
+CHALLENGE = ChallengeMove()
+ACCEPT = AcceptMove()
+UNO = UnoMove()
+#: One shared move object per card, so ``play()`` finds a legal move by identity first.
+PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
+_PLAY_OF = PLAY.__getitem__
+
+
+class _FitsOn(dict["Color | None", "Callable[[Card], bool]"]):
+    """``FITS[top][colour](card)``: does ``card`` match (rules.md 3.2)? Built on first use.
+
+    Each test is a frozenset's own ``__contains__``, made once, so
+    ``filter(FITS[top][colour], hand)`` picks the playable cards of a hand in C.
+    """
+
+    def __init__(self, top: Card) -> None:
+        super().__init__()
+        self.top = top
+
+    def __missing__(self, color: Color | None) -> Callable[[Card], bool]:
+        top = self.top
+        fit = frozenset(
+            card
+            for card in all_cards()
+            if card.color is None
+            or card.color is color
+            or (card.kind is top.kind and card.number == top.number)
+        )
+        self[color] = test = fit.__contains__
+        return test
+
+
+class _FitTable(dict[Card, _FitsOn]):
+    def __missing__(self, top: Card) -> _FitsOn:
+        self[top] = table = _FitsOn(top)
+        return table
+
+
+FITS = _FitTable()
+COLOR_MOVES = [Move.choose(c) for c in COLORS]
+_SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
+
+
+@dataclass(frozen=True, slots=True)
+class CompiledRules:
+    """The options the hot paths need, read once, and each card's effect steps."""
+
+    challenge_steps: dict[Kind, Step | None]
+    bluff: bool  #: wild_draw_bluff: a challengeable wild may be played illegally
+    jump_in: bool
+    turn_cap: int  #: turns a round may have (round_turn_limit; no limit: a count never reached)
+    reloads: bool  #: empty_launcher=reload
+    draw_presses: int  #: presses a draw may take (draw_until_playable: a cap)
+    play_after_draw: bool
+    stacking: bool  #: Ruleset.stacking (mega_hit_stack or stack_draws)
+    steps_for: dict[Card, tuple[Step, ...]]
+    challengeable: frozenset[Card]
+
+    #: The deck's card codes, for the ``game_start`` event (copied into each event).
+    deck_codes: tuple[str, ...]
+
+    @classmethod
+    def of(cls, ruleset: Ruleset) -> CompiledRules:
+        """The compiled rules of ``ruleset``, built once and kept on the (immutable) ruleset."""
+        compiled: CompiledRules | None = ruleset.__dict__.get("_compiled")
+        if compiled is None:
+            compiled = cls.build(ruleset)
+            object.__setattr__(ruleset, "_compiled", compiled)  # a frozen dataclass: a cache
+        return compiled
+
+    @classmethod
+    def build(cls, ruleset: Ruleset) -> CompiledRules:
+        options = ruleset.options
+        steps = {
+            k: next((s for s in v if s.name == "challenge"), None)
+            for k, v in ruleset.effects.items()
+        }
+        # draw_until_playable: the cap counts cards; presses that bring nothing do not count,
+        # but at most hit_fire_cap of them more, so an empty launcher never loops for ever
+        until_cap = int(options["draw_until_cap"]) + int(options["hit_fire_cap"])
+        seven_zero = bool(options["seven_zero"])
+        return cls(
+            challenge_steps=steps,
+            bluff=bool(options["wild_draw_bluff"]),
+            jump_in=bool(options["jump_in"]),
+            turn_cap=int(options["round_turn_limit"]) or sys.maxsize,
+            reloads=options["empty_launcher"] == "reload",
+            draw_presses=until_cap if options["draw_until_playable"] else 1,
+            play_after_draw=ruleset.play_after_draw,
+            stacking=ruleset.stacking,
+            steps_for={card: card_steps(ruleset, card, seven_zero) for card in all_cards()},
+            challengeable=frozenset(c for c in all_cards() if steps.get(c.kind)),
+            deck_codes=tuple(c.code for c in ruleset.deck),
+        )
+
+
+def card_steps(ruleset: Ruleset, card: Card, seven_zero: bool) -> tuple[Step, ...]:
+    """The effect of ``card`` under these rules (7-0 adds to the 7 and the 0)."""
+    steps = tuple(ruleset.effects.get(card.kind, ()))
+    if card.kind is Kind.NUMBER and seven_zero and card.number in _SEVEN_ZERO:
+        steps += _SEVEN_ZERO[card.number]
+    return steps
+
+
+def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Card) -> bool:
+    """Was playing this challengeable wild against the rules (rules.md 3.2, 4.2)?"""
+    step = rules.challenge_steps[card.kind]
+    assert step is not None
+    others = list(state.hands[seat])
+    others.remove(card)
+    if step.get("test", "color") == "color":
+        return any(c.color is state.active_color and c.color is not None for c in others)
+    top, color = state.discard[-1], state.active_color
+    return any(
+        c is not card
+        and (c.color is None or c.color is color or (c.kind is top.kind and c.number == top.number))
+        for c in others
+    )
+
+
+def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[Card]:
+    """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
+    hand = state.hands[seat]
+    seen = dict.fromkeys(filter(FITS[state.discard[-1]][state.active_color], hand))
+    if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
+        seen.pop(hand[0], None)
+    if not rules.bluff:
+        for card in list(seen):
+            if rules.challenge_steps.get(card.kind) and would_be_guilty(rules, state, seat, card):
+                del seen[card]
+    return list(seen)
+
+
+def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
+    """The decider's moves at a ``Decision.TURN``: its playable cards, then ``draw``."""
+    hand = state.hands[state.decider]
+    moves: list[Move]
+    if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
+        moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
+    else:  # playable_cards without those two tests, all in C: filter, dedup, map to moves
+        fit = FITS[state.discard[-1]][state.active_color]
+        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit, hand))))
+    moves.append(DRAW)
+    return moves
+
+
+def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
+    """May the decider play ``card`` (just drawn) now?"""
+    if card.color is None:  # a wild always matches; only the bluff rule may forbid it
+        return rules.bluff or card in playable_cards(rules, state, state.decider)
+    return FITS[state.discard[-1]][state.active_color](card)
+
+
+def stack_moves(state: RoundState, seat: int, stack_kinds: frozenset[Kind]) -> list[Move]:
+    """The stack cards ``seat`` may add to a stack."""
+    return [PLAY[c] for c in dict.fromkeys(state.hands[seat]) if c.kind in stack_kinds]
+
+
+def legal_moves(
+    rules: CompiledRules, state: RoundState, in_play: Sequence[int], stackable: frozenset[Kind]
+) -> list[Move]:
+    """The moves the decider may make; ``stackable``: the kinds it may stack now (or none)."""
+    pending, seat = state.pending, state.decider
+    if pending is Decision.TURN:
+        return turn_moves(rules, state)
+    if pending is Decision.COLOR:
+        return list(COLOR_MOVES)
+    if pending is Decision.TARGET:
+        return [Move.aim(s) for s in in_play if s != seat]
+    if pending is Decision.DRAWN:
+        return [PLAY[state.drawn], PASS] if state.drawn is not None else [PASS]
+    if pending is Decision.PLAY_AGAIN:
+        return [PLAY[c] for c in playable_cards(rules, state, seat)] + [PASS]
+    if pending is Decision.GIVE:
+        return [Move.give(c) for c in dict.fromkeys(state.hands[seat])]
+    if pending is Decision.STACK:
+        return stack_moves(state, seat, stackable) + [TAKE]
+    if pending is Decision.CHALLENGE:
+        return [CHALLENGE, ACCEPT] + stack_moves(state, seat, stackable)
+    if pending is Decision.ROUND_OVER:
+        return [NEXT_ROUND]
+    return []  # PRESS: a chance node (Game.chance_outcomes); GAME_OVER: nothing left
+
+
+def table_moves(
+    rules: CompiledRules, state: RoundState, in_play: Sequence[int], uno_pending: int | None
+) -> list[Move]:
+    """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
+    moves: list[Move] = []
+    if state.pending in (Decision.PRESS, Decision.ROUND_OVER, Decision.GAME_OVER):
+        return moves
+    if uno_pending is not None:
+        moves.append(UNO)
+        moves += [Move.catch(uno_pending, s) for s in in_play if s != uno_pending]
+    if rules.jump_in and state.pending is Decision.TURN:
+        top = state.discard[-1]
+        if top.color is not None:
+            moves += [
+                Move.play(top, by=s)
+                for s in in_play
+                if s != state.decider and top in state.hands[s]
+            ]
+    return moves

@@ -1,0 +1,1 @@
+"""Ruleset data (TOML) read by :mod:`game.core.rulesets`: one per ruleset, ``common.toml``."""

@@ -1,0 +1,264 @@
+"""The table between turns, as plain functions: dealer, deal, first card, round scoring.
+
+The first half works on a :class:`~game.core.engine.Game` (start the game, deal a
+round, set up a position, end a round) and logs what happens; the second half
+are the rules it applies, pure functions of their arguments that draw every
+random choice from the chance source passed in. Every card is
+accounted for: at the start of a round all cards come back from the hands, the
+discard pile and the launcher (:func:`collect`), are shuffled by the game's
+chance source, dealt, one is turned up, and the rest are loaded into the launcher.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Sequence
+from operator import attrgetter
+from typing import TYPE_CHECKING, Any
+
+from game.core.cards import Card, Kind
+from game.core.chance import shuffle
+from game.core.errors import GameError
+from game.core.moves import Decision
+from game.core.round import RoundState
+from game.core.turns import set_pile
+
+if TYPE_CHECKING:
+    from game.core.cards import Color
+    from game.core.chance import Chance
+    from game.core.rulesets import Ruleset
+    from game.core.steps import Engine
+
+_CODE = attrgetter("code")
+
+#: A dealer pick: the seat that deals, the last card each seat turned, every turn-up round.
+DealerPick = tuple[int, dict[int, str], list[dict[int, str]]]
+
+
+def custom_header(ruleset: Ruleset) -> dict[str, Any]:
+    """The custom card's effect and its file's text, so a log can be checked on its own."""
+    path = ruleset.options.get("custom")
+    if not path:
+        return {}
+    steps = [str(s) for s in ruleset.effects.get(Kind.WILD_CUSTOM, ())]
+    return {"custom": steps, "custom_file": ruleset.custom_text}
+
+
+def first_dealer(deck: Sequence[Card], chance: Chance, players: int) -> DealerPick:
+    """Each player turns a card; highest number deals (actions count 0); ties turn again."""
+    cards = list(deck)
+    shuffle(chance, cards)
+    contenders = list(range(players))
+    turned: dict[int, str] = {}
+    rounds: list[dict[int, str]] = []  # every turn-up, ties re-turning (rules.md 2.2)
+    while len(contenders) > 1 and cards:
+        values = {}
+        rounds.append({})
+        for seat in contenders:
+            card = cards.pop()
+            turned[seat] = rounds[-1][seat] = card.code
+            values[seat] = card.number or 0
+        best = max(values.values())
+        contenders = [s for s in contenders if values[s] == best]
+    return contenders[0], turned, rounds
+
+
+def collect(state: RoundState, deck_size: int) -> list[Card]:
+    """Every card back from the hands, the discard pile and the launcher, counted."""
+    cards = [c for hand in state.hands for c in hand] + state.discard + list(state.pile)
+    if len(cards) != deck_size:
+        raise GameError(f"card accounting broke: {len(cards)} cards, the deck has {deck_size}")
+    return cards
+
+
+def deal_hands(state: RoundState, cards: list[Card], order: Sequence[int], size: int) -> None:
+    """Deal ``size`` cards to each seat of ``order``, one at a time, from the end of ``cards``."""
+    players = len(order)
+    dealt = cards[len(cards) - size * players :]
+    del cards[len(cards) - size * players :]
+    dealt.reverse()  # the order cards.pop() would give them
+    for place, seat in enumerate(order):  # seat ``place`` gets every players-th card
+        state.hands[seat].extend(dealt[place::players])
+
+
+def turn_starter(cards: list[Card], ruleset: Ruleset, chance: Chance) -> tuple[Card, list[Card]]:
+    """Turn the top card; a card whose first-card rule is ``return`` goes back in at random."""
+    returned: list[Card] = []
+    for _ in range(len(cards) * 4):
+        card = cards.pop()
+        steps = ruleset.first_card.get(card.kind, ())
+        if not (steps and steps[0].name == "return"):
+            return card, returned
+        returned.append(card)
+        cards.insert(chance.randrange(len(cards) + 1), card)
+    raise GameError("every card in the deck is one the rules return when turned first")
+
+
+def check_position(
+    ruleset: Ruleset,
+    players: int,
+    hands: Sequence[Sequence[Card]],
+    top: Card,
+    bottom: Sequence[Card],
+    direction: int,
+) -> list[Card]:
+    """The deck's cards left once ``hands``, ``top`` and ``bottom`` are taken out of it."""
+    pool = list(ruleset.deck)
+    for card in [c for hand in hands for c in hand] + [top, *bottom]:
+        if card not in pool:
+            raise GameError(f"set_position: the {ruleset.id} deck has no more {card}")
+        pool.remove(card)
+    if len(hands) != players or direction not in (1, -1):
+        raise GameError(f"set_position needs {players} hands and direction 1 or -1")
+    return pool
+
+
+def round_points(
+    ruleset: Ruleset, hands: Sequence[Sequence[Card]], winner: int | None
+) -> tuple[list[int], list[int]]:
+    """The points each hand holds, and what each seat gains (``scoring`` option)."""
+    held = [ruleset.hand_points(hand) for hand in hands]
+    gained = [0] * len(hands)
+    if winner is not None:
+        if ruleset.options["scoring"] == "winner":
+            gained[winner] = sum(held)
+        else:
+            gained = list(held)
+    return held, gained
+
+
+def knocked_out(ruleset: Ruleset, scores: Sequence[int], in_play: Sequence[int]) -> list[int]:
+    """Challenge game (``scoring=elimination``): seats whose total reached the target."""
+    if ruleset.options["scoring"] != "elimination":
+        return []
+    return [s for s in in_play if scores[s] >= ruleset.target]
+
+
+def game_winner(
+    ruleset: Ruleset,
+    scores: Sequence[int],
+    left: Sequence[int],
+    round_winner: int | None,
+    head_to_head: bool,
+) -> int | None:
+    """Who won the game after this round (None: play another round)."""
+    target, scoring = ruleset.target, ruleset.options["scoring"]
+    if scoring == "elimination":
+        if head_to_head and round_winner is not None:
+            return round_winner  # the last two played head to head: this hand decides
+        if len(left) == 1:
+            return left[0]
+        return min(range(len(scores)), key=lambda s: (scores[s], s)) if not left else None
+    if max(scores) < target:
+        return None
+    if scoring == "winner":
+        return scores.index(max(scores))
+    return scores.index(min(scores))
+
+
+# -- on a Game: start, deal, set a position, end a round ----------------------------------
+def start_game(game: Engine) -> None:
+    """Log the game's header, pick the first dealer, deal the first round."""
+    rules = game.ruleset
+    game.emit(
+        "game_start",
+        ruleset=rules.id,
+        players=list(game.names),
+        options=dict(rules.options),
+        launcher=game.launcher_name,
+        deck=list(game.rules.deck_codes),
+        **custom_header(rules),
+    )
+    dealer, turned, rounds = first_dealer(rules.deck, game.chance, game.num_players)
+    game.emit("dealer", seat=dealer, turned=turned, rounds=rounds)
+    deal(game, list(rules.deck), dealer)
+
+
+def deal(game: Engine, cards: list[Card], dealer: int) -> None:
+    """A new round: shuffle ``cards``, deal from the dealer's left, turn and resolve a card."""
+    state = game.round = RoundState.fresh(game.num_players, dealer)
+    game.round_number += 1
+    shuffle(game.chance, cards)
+    order = [game.left_seat(dealer)]
+    while len(order) < game.players_in:
+        order.append(game.left_seat(order[-1]))
+    deal_hands(state, cards, order, game.ruleset.hand_size)
+    starter, returned = turn_starter(cards, game.ruleset, game.chance)
+    state.discard = [starter]
+    state.active_color = starter.color
+    set_pile(game, cards)
+    emit_deal(game, starter, returned, cards)
+    state.actor = state.pos = dealer
+    state.card = starter
+    state.first_phase = True
+    state.queue = deque(game.ruleset.first_card.get(starter.kind, ()))
+    game.run_effects()
+
+
+def set_position(
+    game: Engine,
+    hands: Sequence[Sequence[Card]],
+    top: Card,
+    color: Color | None,
+    direction: int,
+    bottom: Sequence[Card],
+) -> None:
+    """:meth:`Game.set_position` without the turn: the table as given, the rest loaded."""
+    pool = check_position(game.ruleset, game.num_players, hands, top, bottom, direction)
+    state = game.round = RoundState.fresh(game.num_players, game.dealer)
+    state.direction = direction
+    state.hands = [list(hand) for hand in hands]
+    state.discard = [top]
+    state.active_color = color if color is not None else top.color
+    loaded = [*bottom, *pool]
+    set_pile(game, loaded)
+    emit_deal(game, top, [], loaded, position=True)
+
+
+def emit_deal(
+    game: Engine, starter: Card, returned: list[Card], loaded: list[Card], **extra: Any
+) -> None:
+    game.emit(
+        "deal",
+        round=game.round_number,
+        dealer=game.dealer,
+        hands=[list(map(_CODE, hand)) for hand in game.hands],
+        starter=starter.code,
+        returned=list(map(_CODE, returned)),
+        loaded=list(map(_CODE, loaded)),
+        **extra,
+    )
+
+
+def end_round(game: Engine, winner: int | None) -> None:
+    """Score the round, knock out (challenge game), and end the game if someone won it."""
+    rules, state, scores = game.ruleset, game.round, game.scores
+    held, gained = round_points(rules, state.hands, winner)
+    for seat, points in enumerate(gained):
+        scores[seat] += points
+    state.round_winner = winner
+    head_to_head = game.players_in == 2
+    knocked = knocked_out(rules, scores, game.seats_in_play)
+    for seat in knocked:
+        game.eliminated[seat] = True
+    game.emit(
+        "round_end",
+        round=game.round_number,
+        winner=winner,
+        reason="out" if winner is not None else "turn-limit",
+        held=held,
+        gained=gained,
+        scores=list(scores),
+        hands=[[c.code for c in hand] for hand in state.hands],
+        turns=state.turns,
+        eliminated=knocked,
+    )
+    state.legal = None
+    state.decider = -1
+    champion = game_winner(rules, scores, game.seats_in_play, winner, head_to_head)
+    if champion is None:
+        state.pending = Decision.ROUND_OVER
+        return
+    game.winner = champion
+    state.pending = Decision.GAME_OVER
+    game.emit("game_end", winner=champion, scores=list(scores), rounds=game.round_number)

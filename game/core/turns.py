@@ -1,0 +1,385 @@
+"""The turn flow of a :class:`~game.core.engine.Game`: decisions, out-of-turn moves, chance nodes.
+
+Plain functions over a game (typed against the :class:`~game.core.steps.Engine` protocol, so
+this module imports nothing above it) and its :class:`~game.core.round.RoundState`, called by
+:meth:`Game.play` once a move is known to be legal. They change the round
+through the Game's engine steps (:meth:`~game.core.engine.Game.play_card`,
+:meth:`~game.core.engine.Game.presses`,
+:meth:`~game.core.engine.Game.run_effects`, :meth:`~game.core.engine.Game.after_effects`)
+and its public state; a press's outcome comes back through :func:`on_fired`.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from collections.abc import Callable, Sequence
+from typing import TYPE_CHECKING, Any
+
+from game.core.cards import Card, Color, sort_key
+from game.core.chance import shuffle
+from game.core.effects import skipped_step
+from game.core.errors import IllegalMove
+from game.core.explain import explain, explain_table
+from game.core.legal import FITS, fits
+from game.core.moves import (
+    AcceptMove,
+    AimMove,
+    CatchMove,
+    ChooseMove,
+    Decision,
+    GiveMove,
+    Move,
+    MoveKind,
+    PenalizeMove,
+    PlayMove,
+)
+from game.core.round import PressDue
+
+if TYPE_CHECKING:
+    from game.core.steps import Engine
+
+
+_COLOR_TEXT = {c: c.value for c in Color}
+_TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
+
+
+# -- decisions: one handler per Decision, for a move already checked legal ------------------
+def on_turn(game: Engine, move: Move, seat: int) -> None:
+    if isinstance(move, PlayMove):
+        game.play_card(seat, move.card, "turn")
+    else:
+        draw(game, seat)
+
+
+def draw(game: Engine, seat: int) -> None:
+    """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
+    event = {"type": "draw", "player": seat}  # game.emit, inlined: a third of turns draw
+    game.events.append(event)
+    if game.on_event is not None:
+        game.on_event(event)
+    state = game.round
+    state.last_volley = ()
+    state.drawer = seat
+    state.drawn_cards = state.draw_empties = 0
+    presses = game.rules.draw_presses
+    until = "playable" if presses > 1 else "count"
+    game.presses(seat, presses, "draw", until=until, then="draw")
+
+
+def on_color(game: Engine, move: Move, seat: int) -> None:
+    assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
+    game.round.active_color = color = move.color
+    game.emit("color", player=seat, color=_COLOR_TEXT[color])
+    game.run_effects()
+
+
+def on_target(game: Engine, move: Move, seat: int) -> None:
+    assert isinstance(move, AimMove)  # the only legal kind (checked by play)
+    game.round.target = move.target
+    game.emit("target", player=seat, target=move.target)
+    game.run_effects()
+
+
+def on_drawn(game: Engine, move: Move, seat: int) -> None:
+    game.round.drawn = None
+    if isinstance(move, PlayMove):
+        game.play_card(seat, move.card, "drawn")
+    else:
+        game.emit("pass", player=seat)
+        game.round.pos = seat
+        game.after_effects()
+
+
+def on_play_again(game: Engine, move: Move, seat: int) -> None:
+    if isinstance(move, PlayMove):
+        game.play_card(seat, move.card, "play-again", keep_pos=True)
+    else:
+        game.emit("pass", player=seat)
+        game.run_effects()
+
+
+def on_give(game: Engine, move: Move, seat: int) -> None:
+    assert isinstance(move, GiveMove)  # the only legal kind (checked by play)
+    receiver = game.next_seat(game.pos)
+    card = move.card
+    game.hands[seat].remove(card)
+    game.hands[receiver].append(card)
+    game.emit("give", player=seat, to=receiver, card=card.code)
+    game.hand_shrank(seat)
+    game.run_effects()
+
+
+def on_stack(game: Engine, move: Move, seat: int) -> None:
+    state = game.round
+    if isinstance(move, PlayMove):
+        state.challenge = None
+        game.play_card(seat, move.card, "stack")
+        return
+    total, state.stack = state.stack, 0
+    game.emit("take", player=seat, presses=total)
+    if state.stack_skips:
+        state.pos = seat
+        state.queue.appendleft(skipped_step(seat, "take"))
+    state.challenge = None
+    if not game.presses(seat, total, state.stack_reason):
+        game.run_effects()
+
+
+def on_challenge(game: Engine, move: Move, seat: int) -> None:
+    if isinstance(move, PlayMove):
+        on_stack(game, move, seat)
+        return
+    state = game.round
+    guilty_n, innocent_n = state.challenge or (0, 0)
+    state.challenge = None
+    total, state.stack = state.stack, 0
+    if isinstance(move, AcceptMove):
+        game.emit("accept", player=seat)
+        state.pos = seat
+        state.queue.appendleft(skipped_step(seat, "accept"))
+        waiting = game.presses(seat, total, state.stack_reason)
+    else:
+        waiting = resolve_challenge(game, seat, guilty_n, innocent_n)
+    if not waiting:
+        game.run_effects()
+
+
+def resolve_challenge(game: Engine, seat: int, guilty_n: int, innocent_n: int) -> bool:
+    """The accused shows the hand: the guilty presses ``guilty_n``, else the challenger more."""
+    state = game.round
+    accused = state.actor
+    game.emit(
+        "challenge",
+        player=seat,
+        accused=accused,
+        guilty=state.guilty,
+        hand=[c.code for c in state.hands[accused]],
+    )
+    if state.guilty:
+        return game.presses(accused, guilty_n, "challenge")
+    state.pos = seat
+    state.queue.appendleft(skipped_step(seat, "challenge"))
+    return game.presses(seat, innocent_n, "challenge")
+
+
+def on_next_round(game: Engine, move: Move, seat: int) -> None:
+    """``next-round``: collect every card, pass the deal to the left, deal again."""
+    game.deal_next_round()
+
+
+HANDLERS: dict[Decision, Callable[[Engine, Move, int], None]] = {
+    Decision.TURN: on_turn,
+    Decision.COLOR: on_color,
+    Decision.TARGET: on_target,
+    Decision.DRAWN: on_drawn,
+    Decision.PLAY_AGAIN: on_play_again,
+    Decision.GIVE: on_give,
+    Decision.STACK: on_stack,
+    Decision.CHALLENGE: on_challenge,
+    Decision.ROUND_OVER: on_next_round,
+}
+
+
+def checked(game: Engine, move: Move | str) -> Move | None:
+    """:meth:`Game.play` for any move but an offered one, away from a press (which ``play``
+    feeds itself): notation, out-of-turn moves (made here: None), a decision move equal to a
+    legal one; raises IllegalMove for the rest."""
+    if isinstance(move, str):
+        move = Move.parse(move)
+    state = game.round
+    if move.by is not None or move.kind in _TABLE_KINDS:
+        play_table(game, move)
+        return None
+    legal_now = state.legal
+    if legal_now is None:
+        legal_now = state.legal = game.compute_legal()
+    if move not in legal_now:
+        raise IllegalMove(explain(game, move))
+    return move
+
+
+def discard_color(game: Engine) -> None:
+    """Discard All (:meth:`Game.discard_color`): the actor's cards of its colour go under it."""
+    state = game.round
+    card, actor = state.card, state.actor
+    color = card.color if card is not None and card.color is not None else state.active_color
+    hand = state.hands[actor]
+    # in card order: the hand's internal order would tell when each card was got
+    dumped = sorted((c for c in hand if c.color is color and color is not None), key=sort_key)
+    if dumped:
+        hand[:] = [c for c in hand if c.color is not color]
+        state.discard[-1:-1] = dumped
+        game.emit("discard", player=actor, cards=[c.code for c in dumped])
+        game.hand_shrank(actor)
+
+
+def rotate(game: Engine) -> None:
+    """7-0's zero (:meth:`Game.rotate`): every hand in play moves one seat on."""
+    hands = game.round.hands
+    old = list(hands)
+    for seat in game.seats_in_play:
+        hands[game.next_seat(seat)] = old[seat]
+    game.round.uno_open = None
+    game.emit("rotate", direction=game.direction, seats=game.seats_in_play)
+
+
+# -- out-of-turn moves -----------------------------------------------------------------
+def play_table(game: Engine, move: Move) -> None:
+    """Make an out-of-turn move: call UNO, catch, jump in, or a suggestion penalty."""
+    if isinstance(move, PenalizeMove):
+        penalize(game, move)
+        return
+    if move not in game.table_moves():
+        raise IllegalMove(explain_table(move))
+    state = game.round
+    state.legal = None
+    if isinstance(move, CatchMove):
+        state.uno_open = None
+        game.emit("uno", player=move.seat, by=move.by, caught=True)
+        penalty = int(game.ruleset.options["uno_penalty"])
+        game.presses(move.seat, penalty, "uno-penalty", then="resume")
+    elif isinstance(move, PlayMove) and move.by is not None:  # a jump-in
+        state.uno_open = None if state.uno_open != move.by else state.uno_open
+        state.current = move.by
+        game.play_card(move.by, move.card, "jump-in")
+    else:  # uno: the only other table move
+        state.uno_called = True
+        game.emit("uno", player=state.uno_open, by=state.uno_open, caught=False)
+
+
+def penalize(game: Engine, move: PenalizeMove) -> None:
+    presses = game.ruleset.options["suggestion_penalty"]
+    seat = move.seat
+    if not presses or game.is_round_over() or game.pending is Decision.PRESS:
+        raise IllegalMove(
+            "the suggestion penalty is off (option suggestion_penalty) or the round is over"
+        )
+    if not 0 <= seat < game.num_players:
+        raise IllegalMove(f"there is no seat {seat}")
+    game.round.legal = None
+    game.presses(seat, presses, "suggestion-penalty", then="resume")
+
+
+# -- chance nodes: every press of the launcher (game.play.driver feeds the outcome) ----------------
+def on_fired(game: Engine, count: int) -> None:
+    """Apply one press's outcome: ``count`` cards came out of the launcher."""
+    state = game.round
+    due: PressDue = state.due  # type: ignore[assignment]  # a press is due: never None here
+    pile, seat = state.pile, due.seat
+    if count == 1 and pile:  # the common press: one card off the draw pile
+        card = pile.popleft()
+        cards: tuple[Card, ...] = (card,)
+        codes = [card.code]
+        state.hands[seat].append(card)
+    else:
+        cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
+        codes = [c.code for c in cards]
+        state.hands[seat].extend(cards)
+    if cards:
+        if seat == state.uno_open:
+            state.uno_open = None
+        state.last_volley = cards
+    event: dict[str, Any] = {
+        "type": "hit",
+        "player": seat,
+        "reason": due.reason,
+        "cards": codes,
+        "counted": count,
+    }
+    game.events.append(event)
+    if game.on_event is not None:
+        game.on_event(event)
+    due.presses -= 1
+    if due.presses > 0 and not press_done(game, due, cards):
+        maybe_reload(game)
+        return
+    state.due = None
+    state.legal = None
+    # the presses are done: finish a draw, resume an interrupted decision, or run effects
+    then = state.then
+    if then == "draw":
+        after_draw(game, state.drawer)
+    elif then == "resume":
+        resume(game, *state.resume_to)
+    else:
+        game.run_effects()
+
+
+def resume(game: Engine, pending: Decision, seat: int) -> None:
+    """Back to the decision an out-of-turn penalty interrupted, offered again when it logs one.
+
+    The penalty's cards may change the decider's options (a play-again offer after a
+    UNO catch gains the cards just drawn): then the log's last offer is stale and the
+    decision is logged again with the moves offered now.
+    """
+    state = game.round
+    state.pending, state.decider = pending, seat
+    if pending in LOGGED and last_offer(game.events, seat) != list(map(str, game.compute_legal())):
+        game.ask(pending, seat)
+
+
+def last_offer(events: Sequence[dict[str, Any]], seat: int) -> list[str] | None:
+    """The moves of the last ``decision`` event logged for ``seat``."""
+    for event in reversed(events):
+        if event["type"] == "decision" and event["player"] == seat:
+            return list(event["moves"])
+    return None
+
+
+#: The decisions whose offered moves the log carries (a ``decision`` event); ``turn``
+#: decisions are not logged (docs/rules.md: their moves follow from the hand and the table).
+LOGGED = frozenset(d for d in Decision if d not in (Decision.TURN, Decision.PRESS)) - {
+    Decision.ROUND_OVER,
+    Decision.GAME_OVER,
+}
+
+
+def press_done(game: Engine, due: PressDue, cards: tuple[Card, ...]) -> bool:
+    """Does this press end the chance node early (``until=fire`` / ``until=playable``)?"""
+    if due.until == "fire":
+        return bool(cards)
+    if due.until == "playable":  # house rule draw_until_playable: the cap counts cards
+        state = game.round
+        state.drawn_cards += len(cards)
+        state.draw_empties += not cards
+        options = game.ruleset.options
+        return (
+            state.drawn_cards >= int(options["draw_until_cap"])
+            or state.draw_empties >= int(options["hit_fire_cap"])
+            or any(fits(game.rules, state, c) for c in cards)
+        )
+    return False
+
+
+def after_draw(game: Engine, seat: int) -> None:
+    """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
+    state, rules = game.round, game.rules
+    if rules.play_after_draw:
+        fit = FITS[state.discard[-1]][state.active_color]
+        for card in state.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
+            if fit(card) and (card.color is not None or fits(rules, state, card)):
+                state.drawn = card
+                game.ask(Decision.DRAWN, seat)
+                return
+    state.pos = seat
+    game.after_effects()
+
+
+def maybe_reload(game: Engine) -> None:
+    """An empty launcher (``empty_launcher=reload``): the discard pile but its top goes in."""
+    if game.rules.reloads and not game.round.pile:
+        discard = game.round.discard
+        if len(discard) < 2:
+            return
+        cards = discard[:-1]
+        del discard[:-1]
+        shuffle(game.chance, cards)
+        set_pile(game, cards)
+        # which cards went in is public (the discard pile); their shuffled order is secret
+        game.emit("reload", cards=[c.code for c in sorted(cards, key=sort_key)])
+
+
+def set_pile(game: Engine, cards: Sequence[Card]) -> None:
+    """Load ``cards`` into the launcher (a new pile generation: the driver re-syncs)."""
+    game.round.pile = deque(cards)
+    game.pile_generation += 1

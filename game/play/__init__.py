@@ -1,0 +1,1 @@
+"""Playing a game: the launcher driver, the one loop, simulate, journals, event logs."""

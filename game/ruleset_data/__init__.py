@@ -1,1 +1,0 @@
-"""Ruleset data (TOML) read by :mod:`game.rulesets`: one file per ruleset plus ``common.toml``."""

@@ -1,0 +1,1 @@
+"""Where people play: the terminal table and the web table."""

@@ -1,0 +1,1 @@
+"""The pytest plugin other projects get with the package."""
