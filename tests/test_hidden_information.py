@@ -92,7 +92,8 @@ def step(game: Game, rng: random.Random) -> None:
     if game.is_round_over():
         game.start_next_round()
     elif game.pending is Decision.PRESS:
-        game.play(Move.fired(1 if game.ruleset.draws_from_pile else rng.choice((0, 1, 1, 2, 3))))
+        wanted = 1 if game.ruleset.draws_from_pile else rng.choice((0, 1, 1, 2, 3))
+        game.play(Move.fired(min(wanted, len(game.pile))))  # a press shoots what the pile holds
     elif game.table_moves() and rng.random() < 0.3:
         game.play(rng.choice(game.table_moves()))
     else:

@@ -11,6 +11,7 @@ fail instead, so a CI machine that lost its browser cannot pass silently.
 
 from __future__ import annotations
 
+import http.client
 import json
 import os
 import signal
@@ -130,8 +131,13 @@ class Server:
             assert self.process is not None
             if self.process.poll() is not None:
                 raise AssertionError(f"the server exited early:\n{self.log()}")
+            # the port is bound before the journal and tokens are written (table serve binds
+            # first), so wait for an HTTP answer: uvicorn runs only once they are on disk
             try:
-                socket.create_connection(("127.0.0.1", self.port), timeout=1).close()
+                connection = http.client.HTTPConnection("127.0.0.1", self.port, timeout=1)
+                connection.request("GET", "/favicon.ico")
+                connection.getresponse().read()
+                connection.close()
                 return
             except OSError:
                 time.sleep(0.05)  # sleep-ok: polling another process's port, bounded
