@@ -174,6 +174,9 @@ def test_web_table_messages_hold_no_secret(tmp_path: Path) -> None:
         process.wait(timeout=15)
     seed = header["seed"]
     assert isinstance(seed, int) and state["moves"] >= 10, (header, state)
+    assert seed.bit_length() > 100, f"a fresh seed of {seed.bit_length()} bits (Secrets: 128 bits)"
+    for secret in (journal, journal.with_name(journal.name + ".tokens")):
+        assert secret.stat().st_mode & 0o777 == 0o600, f"{secret.name} is not 0600"
     for name, log in logs.items():
         assert log, f"{name} got nothing"
         for raw in log:
