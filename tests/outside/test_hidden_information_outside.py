@@ -135,7 +135,7 @@ def test_other_hands_stay_hidden() -> None:
         for seat in range(len(game.hand_sizes)):
             history = game.observation(seat).history
             assert len(history) == len(game.events)
-            for full, seen in zip(game.events, history):
+            for full, seen in zip(game.events, history, strict=True):
                 assert not redaction_problems(full, seen, seat), (full, seen, seat)
                 kinds.add(full["type"])
     assert {"deal", "hit", "challenge", "give"} <= kinds, kinds
@@ -176,7 +176,7 @@ def test_reload_order_is_not_shown() -> None:
                 shown = list(map(str, event.get("cards", [])))
                 pile = [str(card) for card in game.pile]
                 for order in (pile, pile[::-1]):
-                    assert shown[-len(order):] != order and shown[: len(order)] != order
+                    assert shown[-len(order) :] != order and shown[: len(order)] != order
     assert reloads >= 5
 
 
@@ -221,9 +221,12 @@ def card_lists_in(value: Any) -> Iterator[list[str]]:
             yield from card_lists_in(item)
 
 
-@pytest.mark.xfail(strict=True, raises=AssertionError,
-                   reason="DEFECT: Observation keeps the full game log (every hand, the loaded "
-                   "order) in its private dataclass field _log")
+@pytest.mark.xfail(
+    strict=True,
+    raises=AssertionError,
+    reason="DEFECT: Observation keeps the full game log (every hand, the loaded "
+    "order) in its private dataclass field _log",
+)
 def test_observation_object_holds_no_hidden_cards() -> None:
     """docs/rules.md: game.observation(seat) is what that seat may know, its information set.
     The object handed to a bot (Bot.decide(view)) must not carry the other hands in any of its
@@ -274,8 +277,15 @@ class CountingLauncher(Launcher[object]):
 
 
 def state(game: Game) -> tuple[Any, ...]:
-    return (game.observation(0), tuple(map(tuple, game.hands)), tuple(game.pile), len(game.events),
-            game.pending, game.decider, game.round_number)
+    return (
+        game.observation(0),
+        tuple(map(tuple, game.hands)),
+        tuple(game.pile),
+        len(game.events),
+        game.pending,
+        game.decider,
+        game.round_number,
+    )
 
 
 def test_push_pop_copy_never_press() -> None:
@@ -313,7 +323,7 @@ def test_push_pop_copy_never_press() -> None:
 
 
 def test_next_round_is_a_move() -> None:
-    """docs/rules.md/notation.md: next-round is a move, so a round boundary can be pushed and popped."""
+    """docs/rules.md, docs/notation.md: next-round is a move; a round boundary pushes and pops."""
     rng = random.Random(5)
     game = Game.new("classic", 3, seed=seed128(rng))
     while not game.is_round_over():
@@ -370,3 +380,23 @@ def test_fired_refuses_non_whole_counts(ruleset: str, bad: Any) -> None:
 def test_card_notation_roundtrip_sanity() -> None:
     """docs/notation.md: Card.parse(str(card)) == card (used by the checks above)."""
     assert str(Card.parse("y+2")) == "Y+2"
+
+
+@pytest.mark.parametrize("bad", [1.5, -1, True, "2"])
+def test_fired_refuses_non_whole_counts_on_a_small_pile(bad: Any) -> None:
+    """docs/rules.md "Chance moves": the same refusal when the pile holds one card or none
+    (issue 24: fired:1.5 was logged as "counted": 1.5 on a small pile)."""
+    game = Game.new("attack", 2, seed=4, options={"empty_launcher": "dry"})
+    for _ in range(2000):
+        if game.is_round_over() or (game.is_chance_node() and len(game.pile) <= 1):
+            break
+        if game.is_chance_node():
+            game.play(Move.fired(min(3, len(game.pile))))
+        else:
+            draw = [m for m in game.legal_moves() if str(m) == "draw"]
+            game.play(draw[0] if draw else game.legal_moves()[0])
+    assert game.is_chance_node() and len(game.pile) <= 1, "never reached a small pile"
+    events = len(game.events)
+    with pytest.raises(IllegalMove):
+        game.play(Move.fired(bad))
+    assert len(game.events) == events and game.is_chance_node()

@@ -76,7 +76,9 @@ def moves_for(data: dict[str, Any], seat: int) -> list[str]:
     if view.get("decider") != seat or view.get("over"):
         return []
     if isinstance(view.get("moves"), list) and view["moves"]:
-        return [m if isinstance(m, str) else m.get("move", m.get("text", "")) for m in view["moves"]]
+        return [
+            m if isinstance(m, str) else m.get("move", m.get("text", "")) for m in view["moves"]
+        ]
     for entry in reversed(data.get("events", [])):
         event = entry.get("event", {})
         if event.get("type") == "decision" and event.get("player") == seat:
@@ -84,13 +86,15 @@ def moves_for(data: dict[str, Any], seat: int) -> list[str]:
     return []
 
 
-async def viewer(url: str, origin: str, seat: int | None, log: list[str], state: dict[str, Any]) -> None:
+async def viewer(
+    url: str, origin: str, seat: int | None, log: list[str], state: dict[str, Any]
+) -> None:
     async with websockets.connect(url, origin=origin, open_timeout=10) as ws:
         await ws.send(json.dumps({"type": "hello", "version": 0}))
         while time.monotonic() < state["deadline"] and state["moves"] < MOVES_WANTED:
             try:
                 raw = await asyncio.wait_for(ws.recv(), timeout=2.0)
-            except asyncio.TimeoutError:
+            except TimeoutError:
                 continue
             log.append(raw)
             data = json.loads(raw)
@@ -100,11 +104,13 @@ async def viewer(url: str, origin: str, seat: int | None, log: list[str], state:
             if offered:
                 state["moves"] += 1
                 pick = "draw" if "draw" in offered and state["moves"] % 3 == 0 else offered[0]
-                await ws.send(json.dumps({"type": "move", "moves": [pick], "version": data["version"]}))
+                await ws.send(
+                    json.dumps({"type": "move", "moves": [pick], "version": data["version"]})
+                )
 
 
 def card_lists(value: Any) -> list[list[str]]:
-    """Every list of card codes in a message (candidate hands): strings, or cards as {"code": ...}."""
+    """Every list of card codes in a message (candidate hands): texts, or {"code": ...} cards."""
     found = []
     if isinstance(value, dict):
         for item in value.values():
@@ -113,7 +119,9 @@ def card_lists(value: Any) -> list[list[str]]:
         codes = [v.get("code") for v in value if isinstance(v, dict)]
         if len(codes) >= 3 and len(codes) == len(value) and all(isinstance(c, str) for c in codes):
             found.append(codes)
-        if len(value) >= 3 and all(isinstance(v, str) and re.fullmatch(r"[RBGYW][0-9A-Z+]{0,3}", v) for v in value):
+        if len(value) >= 3 and all(
+            isinstance(v, str) and re.fullmatch(r"[RBGYW][0-9A-Z+]{0,3}", v) for v in value
+        ):
             found.append(value)
         for item in value:
             found += card_lists(item)
@@ -127,8 +135,11 @@ def event_problems(event: dict[str, Any], seat: int | None) -> list[str]:
     if "seed" in event:
         problems.append("an event carries 'seed'")
     if kind == "deal":
-        problems += [f"deal shows seat {o}'s hand" for o, h in enumerate(event.get("hands", []))
-                     if o != seat and not isinstance(h, int)]
+        problems += [
+            f"deal shows seat {o}'s hand"
+            for o, h in enumerate(event.get("hands", []))
+            if o != seat and not isinstance(h, int)
+        ]
         if isinstance(event.get("loaded"), list):
             problems.append("deal shows the loaded order")
     if kind in ("hit", "draw") and player != seat and event.get("cards"):
@@ -146,10 +157,25 @@ def test_web_table_messages_hold_no_secret(tmp_path: Path) -> None:
     another seat's hand."""
     port, journal = free_port(), tmp_path / "game.jsonl"
     process = subprocess.Popen(
-        [str(UNO), "table", "serve", "--players", "3", "--bots", "random", "--ruleset", "classic",
-         "--journal", str(journal), "--port", str(port)],
-        stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
-        env={**os.environ, "PYTHONUNBUFFERED": "1"})
+        [
+            str(UNO),
+            "table",
+            "serve",
+            "--players",
+            "3",
+            "--bots",
+            "random",
+            "--ruleset",
+            "classic",
+            "--journal",
+            str(journal),
+            "--port",
+            str(port),
+        ],
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        env={**os.environ, "PYTHONUNBUFFERED": "1"},
+    )
     try:
         banner = read_links(process, 30)
         wait_listening(process, port, 30)
@@ -165,7 +191,8 @@ def test_web_table_messages_hold_no_secret(tmp_path: Path) -> None:
                 viewer(base, origin, None, logs["table"], state),
                 viewer(f"{base}?token={host.group(1)}", origin, None, logs["host"], state),
                 viewer(f"{base}?token={seats[0]}", origin, 0, logs["seat0"], state),
-                viewer(f"{base}?token={seats[1]}", origin, 1, logs["seat1"], state))
+                viewer(f"{base}?token={seats[1]}", origin, 1, logs["seat1"], state),
+            )
 
         asyncio.run(asyncio.wait_for(everyone(), PLAY_FOR + 20))
         header = json.loads(journal.read_text().splitlines()[0])
@@ -180,21 +207,37 @@ def test_web_table_messages_hold_no_secret(tmp_path: Path) -> None:
     for name, log in logs.items():
         assert log, f"{name} got nothing"
         for raw in log:
-            assert str(seed) not in raw and format(seed, "x") not in raw, f"{name} got the seed: {raw[:300]}"
+            assert str(seed) not in raw and format(seed, "x") not in raw, (
+                f"{name} got the seed: {raw[:300]}"
+            )
             data = json.loads(raw)
             seat = int(name[-1]) if name.startswith("seat") else None
             for entry in data.get("events", []):
                 assert not event_problems(entry.get("event", {}), seat), (name, entry)
             for leaf in walk(data):
-                assert not (isinstance(leaf, int) and not isinstance(leaf, bool) and abs(leaf) >= 2**40), name
-    own_hands = {seat: [Counter(h) for raw in logs[f"seat{seat}"] for h in card_lists(json.loads(raw).get("view", {}))]
-                 for seat in (0, 1)}
+                assert not (
+                    isinstance(leaf, int) and not isinstance(leaf, bool) and abs(leaf) >= 2**40
+                ), name
+    own_hands = {
+        seat: [
+            Counter(h)
+            for raw in logs[f"seat{seat}"]
+            for h in card_lists(json.loads(raw).get("view", {}))
+        ]
+        for seat in (0, 1)
+    }
     assert all(own_hands.values()), "no phone was sent its own hand"
-    kinds = {e.get("event", {}).get("type") for raw in logs["table"] for e in json.loads(raw).get("events", [])}
+    kinds = {
+        e.get("event", {}).get("type")
+        for raw in logs["table"]
+        for e in json.loads(raw).get("events", [])
+    }
     assert {"deal", "play", "draw"} <= kinds, kinds
     for name, log in logs.items():
         for raw in log:
             for listed in card_lists(json.loads(raw)):
                 for seat, hands in own_hands.items():
                     if name != f"seat{seat}" and len(listed) >= 4:
-                        assert Counter(listed) not in hands, f"{name} was sent seat {seat}'s hand {listed}"
+                        assert Counter(listed) not in hands, (
+                            f"{name} was sent seat {seat}'s hand {listed}"
+                        )
