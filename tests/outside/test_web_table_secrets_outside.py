@@ -151,7 +151,8 @@ def event_problems(event: dict[str, Any], seat: int | None) -> list[str]:
     return problems
 
 
-def test_web_table_messages_hold_no_secret(tmp_path: Path) -> None:
+@pytest.mark.parametrize("ruleset", ["classic", "attack"])
+def test_web_table_messages_hold_no_secret(tmp_path: Path, ruleset: str) -> None:
     """docs/table-web.md "A hand is private" and docs/index.md "Secrets": no message to the table
     screen, the host page or a phone holds the seed (read from the journal header) or a card of
     another seat's hand."""
@@ -166,7 +167,7 @@ def test_web_table_messages_hold_no_secret(tmp_path: Path) -> None:
             "--bots",
             "random",
             "--ruleset",
-            "classic",
+            ruleset,
             "--journal",
             str(journal),
             "--port",
