@@ -12,7 +12,7 @@ import copy
 from typing import TYPE_CHECKING, Any
 
 from game.core.moves import Move
-from game.core.observe import Observation, Outcome, Termination, observe
+from game.core.observe import Observation, Outcome, Termination, copied_seat_logs, observe
 
 if TYPE_CHECKING:
     import random
@@ -122,4 +122,5 @@ def _copied(fields: dict[str, Any]) -> dict[str, Any]:
     state["_stack_of_states"] = list(fields["_stack_of_states"])
     state["move_stack"] = list(fields["move_stack"])
     state["_chance"] = copy.deepcopy(fields["_chance"])
+    state["_seat_logs"] = copied_seat_logs(fields.get("_seat_logs", {}))
     return state

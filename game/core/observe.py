@@ -101,13 +101,16 @@ class Observation:
     round_number: int = 0
     total_turns: int = 0
     ruleset: Ruleset | None = None  #: the rules (public: everyone knows what is played)
-    _log: Sequence[dict[str, Any]] = field(default=(), repr=False)
+    #: The events as this seat saw them, already redacted (shared with later observations of
+    #: the same game, which only append): nothing in an observation holds what the seat may
+    #: not know, not even in a private field.
+    _seen: Sequence[dict[str, Any]] = field(default=(), repr=False)
     _length: int = field(default=0, repr=False)
 
     @property
     def history(self) -> tuple[dict[str, Any], ...]:
         """Every event so far as this seat saw it (:func:`redact`)."""
-        return tuple(redact(event, self.seat) for event in self._log[: self._length])
+        return tuple(self._seen[: self._length])
 
     @property
     def decision(self) -> Decision:
@@ -176,6 +179,46 @@ def _count(cards: list[str] | int) -> int:
     return cards if isinstance(cards, int) else len(cards)
 
 
+class _SeatLog:
+    """One seat's redacted copy of a game's log, kept up to date a few events at a time.
+
+    ``sources`` are the game's own event objects already redacted: a log that no longer
+    starts with them (after ``pop``, or in a copy that went another way) is redacted afresh
+    into new lists, so observations already made keep theirs.
+    """
+
+    __slots__ = ("sources", "seen")
+
+    def __init__(
+        self, sources: list[dict[str, Any]] | None = None, seen: list[dict[str, Any]] | None = None
+    ) -> None:
+        self.sources: list[dict[str, Any]] = sources or []
+        self.seen: list[dict[str, Any]] = seen or []
+
+    def copy(self) -> _SeatLog:
+        """For a copy of the game: the same events so far, lists of its own to grow."""
+        return _SeatLog(list(self.sources), list(self.seen))
+
+
+def copied_seat_logs(logs: dict[int, _SeatLog]) -> dict[int, _SeatLog]:
+    """The seat logs of a copied game (:meth:`game.core.history.History.copy`)."""
+    return {seat: log.copy() for seat, log in logs.items()}
+
+
+def seen_by(game: Engine, seat: int) -> list[dict[str, Any]]:
+    """``game.events`` as ``seat`` saw them, each event redacted once (not at every decision)."""
+    logs: dict[int, _SeatLog] = game.__dict__.setdefault("_seat_logs", {})
+    log = logs.get(seat)
+    events, done = game.events, len(log.sources) if log is not None else 0
+    if log is None or done > len(events) or (done and events[done - 1] is not log.sources[-1]):
+        log = logs[seat] = _SeatLog()
+        done = 0
+    for event in events[done:]:
+        log.sources.append(event)
+        log.seen.append(redact(event, seat))
+    return log.seen
+
+
 def observe(game: Engine, seat: int) -> Observation:
     """What ``seat`` may see of ``game`` now (:meth:`game.core.engine.Game.observation`)."""
     mine = seat == game.decider and game.pending is not Decision.PRESS
@@ -204,7 +247,7 @@ def observe(game: Engine, seat: int) -> Observation:
         round_number=game.round_number,
         total_turns=game.total_turns,
         ruleset=game.ruleset,
-        _log=game.events,
+        _seen=seen_by(game, seat),
         _length=len(game.events),
     )
 

@@ -221,12 +221,6 @@ def card_lists_in(value: Any) -> Iterator[list[str]]:
             yield from card_lists_in(item)
 
 
-@pytest.mark.xfail(
-    strict=True,
-    raises=AssertionError,
-    reason="DEFECT: Observation keeps the full game log (every hand, the loaded "
-    "order) in its private dataclass field _log",
-)
 def test_observation_object_holds_no_hidden_cards() -> None:
     """docs/rules.md: game.observation(seat) is what that seat may know, its information set.
     The object handed to a bot (Bot.decide(view)) must not carry the other hands in any of its
