@@ -179,6 +179,10 @@ def _count(cards: list[str] | int) -> int:
     return cards if isinstance(cards, int) else len(cards)
 
 
+#: The event types :func:`redact` may change; every other event is the same for every seat.
+_SEAT_DEPENDENT = frozenset({"deal", "game_start", "reload", *_PRIVATE})
+
+
 class _SeatLog:
     """One seat's redacted copy of a game's log, kept up to date a few events at a time.
 
@@ -215,7 +219,7 @@ def seen_by(game: Engine, seat: int) -> list[dict[str, Any]]:
         done = 0
     for event in events[done:]:
         log.sources.append(event)
-        log.seen.append(redact(event, seat))
+        log.seen.append(redact(event, seat) if event["type"] in _SEAT_DEPENDENT else event)
     return log.seen
 
 
