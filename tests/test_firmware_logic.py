@@ -16,7 +16,6 @@ from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, 
 
 from firmware_bridge import protocol as P
 from firmware_bridge.emulated_hal import WATCHDOG_MS, WRITE_BLOCK_MS, EmulatedBoard
-from firmware_bridge.firmware.logic import WRITE_BACKOFF_MS
 from firmware_bridge.firmware import logic
 from hardware.mechanism import Mechanism, MechanismParams
 
@@ -820,7 +819,7 @@ def test_a_host_that_stops_reading_never_starves_the_watchdog_and_the_link_recov
     ((_, off),) = rig.motor_spans()
     assert rig.mechanism.duty == 0 and off <= 100 + P.HOST_SILENCE_MS + WRITE_BLOCK_MS
     rig.board.host_reading = True  # the host reads again ...
-    rig.board.advance_to(rig.board.now_ms + WRITE_BACKOFF_MS)  # ... after the backoff ran out
+    rig.board.advance_to(rig.board.now_ms + logic.WRITE_BACKOFF_MS)  # ... after the backoff ran out
     status = rig.send("STATUS")  # the link works again; the job ended at the silence bound
     assert (status["state"], status["fault"], status["job"]) == ("fault", "host_silent", 1)
     assert 3 < status["counted"] <= rig.mechanism.ejected  # cards after the bound are not its
