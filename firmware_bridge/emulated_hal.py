@@ -19,7 +19,8 @@ from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
+from contextlib import contextmanager
 
 from firmware_bridge.firmware import logic
 from hardware.mechanism import Mechanism
@@ -28,6 +29,8 @@ PROFILE_FILE = "profile.txt"
 #: How long one USB CDC write blocks when the host has the port open but does not read
 #: (MicroPython's stdout waits this long for room, then drops the bytes).
 WRITE_BLOCK_MS = 500
+#: The Pico's watchdog timeout (``hal_rp2.WATCHDOG_MS``): a loop pass longer than this resets it.
+WATCHDOG_MS = 2000
 
 
 class EmulatedHal:
@@ -53,6 +56,7 @@ class EmulatedHal:
         self._rng = rng
         self._write = write
         self._reset_cause = reset_cause
+        self._gate = logic.WriteGate(self.ticks_diff, self.ticks_add)
 
     def set_motor(self, duty: int) -> None:
         self.mechanism.set_duty(max(0, min(100, duty)) / 100.0)
@@ -63,7 +67,12 @@ class EmulatedHal:
         return self.beam_stuck or self.mechanism.beam_blocked
 
     def write(self, frame: bytes) -> None:
-        self._write(frame)
+        """Send a frame through the Pico's bounded-write policy (``logic.WriteGate``)."""
+        started = self.now_ms
+        if not self._gate.open(started):
+            return  # dropped, as the Pico drops it
+        self._write(frame)  # may advance now_ms: a host that does not read blocks the write
+        self._gate.wrote(started, self.now_ms)
 
     def button_pressed(self) -> bool:
         return self.button_down
@@ -128,6 +137,12 @@ class EmulatedBoard:
         #: False: the host keeps the port open but stops reading, so every write the
         #: firmware makes blocks for WRITE_BLOCK_MS while the mechanism moves on.
         self.host_reading = True
+        #: The longest model time one loop pass (one firmware entry: a line, a timer
+        #: step, a beam edge with the edges held behind it) spent blocked in writes. The
+        #: Pico's 2 s watchdog resets the board if a pass reaches ``WATCHDOG_MS``.
+        self.longest_blocked_pass_ms = 0.0
+        self._blocked_this_pass = 0.0
+        self._pass_depth = 0
         self._held: list[tuple[float, bool]] = []  # beam edges that happened during a block
         self._button_down = False  # the button's level: kept across reboots, as a finger is
         self._release_at: float | None = None  # when press_button's finger lets go
@@ -176,22 +191,44 @@ class EmulatedBoard:
         # The firmware is stuck in this write for WRITE_BLOCK_MS: the motor keeps its duty,
         # the mechanism moves on, and the beam edges wait (as a Pico's pin IRQ flags would).
         until = self._now + WRITE_BLOCK_MS
+        self._blocked_this_pass += WRITE_BLOCK_MS
         self._held.extend(self.mechanism.advance_to(until / 1000.0))
         self._now = until
         if self.hal is not None:
             self.hal.now_ms = self._ticks()
 
     def _deliver_held(self) -> None:
-        """Beam edges that happened while the firmware was blocked in a write, in order."""
+        """Beam edges that happened while the firmware was blocked in a write, in order.
+
+        Each keeps the time it happened, as the Pico's pin IRQ queues it (``hal_rp2``).
+        """
         while self._held and self.firmware is not None:
-            _, blocked = self._held.pop(0)
+            when_s, blocked = self._held.pop(0)
             if self._stuck_until is None:
-                self._beam(blocked)
+                self._beam(blocked, math.floor(when_s * 1000.0))
         self._held.clear()
 
     # -- inputs -------------------------------------------------------------------------
+    @contextmanager
+    def _loop_pass(self) -> Iterator[None]:
+        """One pass of the Pico's loop (nested calls are the same pass): times its writes."""
+        if self._pass_depth == 0:
+            self._blocked_this_pass = 0.0
+        self._pass_depth += 1
+        try:
+            yield
+        finally:
+            self._pass_depth -= 1
+            self.longest_blocked_pass_ms = max(
+                self.longest_blocked_pass_ms, self._blocked_this_pass
+            )
+
     def receive(self, line: bytes) -> None:
         """One line from the host reaches the firmware (at the current model time)."""
+        with self._loop_pass():
+            self._receive(line)
+
+    def _receive(self, line: bytes) -> None:
         fw = self._ready()
         if fw is not None:
             starts = fw.job_starts
@@ -274,6 +311,10 @@ class EmulatedBoard:
                 self._step_to(min(t_ms, self._now + 1.0))
 
     def _step_to(self, step: float) -> None:
+        with self._loop_pass():
+            self._step(step)
+
+    def _step(self, step: float) -> None:
         for when_s, blocked in self.mechanism.advance_to(step / 1000.0):
             self._now = max(self._now, when_s * 1000.0)
             if self._stuck_until is None:
@@ -291,11 +332,11 @@ class EmulatedBoard:
         if self._release_at is not None and self._now >= self._release_at:
             self.set_button(False)
 
-    def _beam(self, blocked: bool) -> None:
+    def _beam(self, blocked: bool, at_ms: int | None = None) -> None:
         fw = self._ready()
         if fw is not None and blocked != fw.blocked:
             starts = fw.job_starts
-            fw.on_beam(blocked, self._ticks())
+            fw.on_beam(blocked, self._ticks() if at_ms is None else at_ms)
             self._note_job(fw, starts)
             self._deliver_held()
 

@@ -15,7 +15,7 @@ from hypothesis import strategies as st
 from hypothesis.stateful import RuleBasedStateMachine, invariant, precondition, rule
 
 from firmware_bridge import protocol as P
-from firmware_bridge.emulated_hal import EmulatedBoard
+from firmware_bridge.emulated_hal import WATCHDOG_MS, WRITE_BLOCK_MS, EmulatedBoard
 from firmware_bridge.firmware import logic
 from hardware.mechanism import Mechanism, MechanismParams
 
@@ -793,3 +793,33 @@ def test_a_card_stuck_before_a_job_starts_faults_it_without_counting_it_again() 
     rig.run(300)
     assert [(f["code"], f["counted"]) for f in rig.events("FAULT")] == [("beam_blocked", 0)]
     assert rig.motor_spans() == [] and rig.mechanism.ejected == 0
+
+
+def test_a_host_that_stops_reading_never_starves_the_watchdog_and_the_link_recovers() -> None:
+    """Issue 29: each write to a host that holds the port open without reading blocks 500 ms.
+
+    Here the host's reader hangs while its writer still sends PINGs. The cards that passed
+    during one blocked write reach the firmware together (queued by the pin IRQ), one CARD
+    write each: unbounded, one loop pass spent seconds in writes and the 2 s watchdog reset
+    the board mid-job. The Pico drops frames for a second after a slow write
+    (``logic.WriteGate``): a pass blocks at most one write, the motor stops within one blocked
+    write of the host-silence bound, and once the host reads again a STATUS reports the job
+    (the cards queued during the block counted at the times they passed).
+    """
+    rig = Rig(cards=90)
+    rig.send("FEED", job=1, n=60, jam_ms=2000)
+    while len(rig.events("CARD")) < 3:
+        rig.run(10, step=10)
+    rig.board.host_reading = False  # the host's reader hangs with the port open
+    for _ in range(30):  # 3 s of model time, a PING every 100 ms whose replies nobody reads
+        rig.board.advance_to(rig.board.now_ms + 100)
+        rig.seq = (rig.seq + 1) & 0xFF
+        rig.board.receive(rig.frame("PING"))
+    assert rig.board.longest_blocked_pass_ms <= WRITE_BLOCK_MS < WATCHDOG_MS
+    ((_, off),) = rig.motor_spans()
+    assert rig.mechanism.duty == 0 and off <= 100 + P.HOST_SILENCE_MS + WRITE_BLOCK_MS
+    rig.board.host_reading = True  # the host reads again ...
+    rig.board.advance_to(rig.board.now_ms + logic.WRITE_BACKOFF_MS)  # ... after the backoff ran out
+    status = rig.send("STATUS")  # the link works again; the job ended at the silence bound
+    assert (status["state"], status["fault"], status["job"]) == ("fault", "host_silent", 1)
+    assert 3 < status["counted"] <= rig.mechanism.ejected  # cards after the bound are not its

@@ -16,6 +16,7 @@ import os
 import sys
 import time
 
+import logic
 import machine
 from machine import PWM, Pin
 
@@ -31,12 +32,6 @@ PWM_FREQ = 20000  # Hz: above hearing, fine for small DC motors on a DRV8833/TB6
 PROFILE_FILE = "profile.txt"
 MAX_QUEUED_EDGES = 64
 WATCHDOG_MS = 2000  # the loop feeds it every few ms; 8388 ms is the RP2040's maximum
-#: A write to a host that holds the port open but does not read blocks up to 500 ms
-#: (MicroPython's USB CDC timeout). A write that took this long marks the host "not reading"
-#: and the frames of the next WRITE_BACKOFF_MS are dropped, so at most one write (500 ms)
-#: blocks per second and the 2 s watchdog is always fed (a STATUS repairs lost events).
-SLOW_WRITE_MS = 20
-WRITE_BACKOFF_MS = 1000
 WATCHDOG_BASE = 0x40058000
 WATCHDOG_CTRL_CLEAR = WATCHDOG_BASE + 0x3000  # the atomic clear alias of WATCHDOG_CTRL
 WATCHDOG_ENABLE = 0x40000000  # CTRL bit 30: when clear, the countdown is paused
@@ -98,7 +93,7 @@ class Rp2Hal:
         self.edges = []  # (ticks_ms, ticks_us, blocked) appended by the beam interrupt
         self.buttons = []  # (ticks_ms, pressed) appended by the button interrupt
         self._out = sys.stdout.buffer
-        self._backoff_until = None
+        self._gate = logic.WriteGate(time.ticks_diff, time.ticks_add)
         self._wdt = None
         self._cause = None
         #: Set by the main loop while the next card is a FEED's last: the beam interrupt then
@@ -177,17 +172,13 @@ class Rp2Hal:
     def write(self, frame):
         """Send a frame; never blocks a loop pass for long while the host does not read."""
         now = time.ticks_ms()
-        backoff = self._backoff_until
-        if backoff is not None:
-            if time.ticks_diff(backoff, now) > 0:
-                return  # the host did not read lately: drop (a STATUS repairs events)
-            self._backoff_until = None
+        if not self._gate.open(now):
+            return  # the host did not read lately: drop (a STATUS repairs events)
         try:
             self._out.write(frame)
         except OSError:
             pass  # no host attached: drop, as USB CDC does
-        if time.ticks_diff(time.ticks_ms(), now) >= SLOW_WRITE_MS:
-            self._backoff_until = time.ticks_add(time.ticks_ms(), WRITE_BACKOFF_MS)
+        self._gate.wrote(now, time.ticks_ms())
 
     def load_profile(self):
         try:

@@ -54,6 +54,42 @@ BUZZER_FAULT_MS = 100  # the buzzer chirps this long once a second while a fault
 #: The standalone profile used until the host pushes one (the "web-game" preset).
 DEFAULT_PROFILE = "kind=iid p=450,165,165,80,80,12,12,12,12,12"
 
+#: A write to a host that holds the port open but does not read blocks up to 500 ms
+#: (MicroPython's USB CDC timeout). A write that took SLOW_WRITE_MS or more marks the host
+#: "not reading" and the frames of the next WRITE_BACKOFF_MS are dropped, so at most one
+#: write (500 ms) blocks per second and the 2 s watchdog is always fed (a STATUS repairs
+#: lost events).
+SLOW_WRITE_MS = 20
+WRITE_BACKOFF_MS = 1000
+
+
+class WriteGate:
+    """Bounds the time a loop pass can spend in writes to a host that does not read.
+
+    Shared by ``hal_rp2`` (the Pico) and ``emulated_hal`` (emu://), so the emulated board
+    blocked by a host that stops reading runs the same policy as the Pico.
+    """
+
+    def __init__(self, ticks_diff, ticks_add):
+        self._diff = ticks_diff
+        self._add = ticks_add
+        self._backoff_until = None
+
+    def open(self, now):
+        """True: write this frame; False: drop it (the host did not read lately)."""
+        backoff = self._backoff_until
+        if backoff is not None:
+            if self._diff(backoff, now) > 0:
+                return False
+            self._backoff_until = None
+        return True
+
+    def wrote(self, started, ended):
+        """A write ran from ``started`` to ``ended`` (ms ticks): slow ones start a backoff."""
+        if self._diff(ended, started) >= SLOW_WRITE_MS:
+            self._backoff_until = self._add(ended, WRITE_BACKOFF_MS)
+
+
 P = protocol
 FEED = "feed"
 RUN = "run"
