@@ -2,8 +2,8 @@
 
 :mod:`game.openspiel` (the OpenSpiel game ``python_uno_attack``) and :mod:`game.pettingzoo`
 (an AEC environment) are thin skins over one :class:`~game.rl.table.Table`: a
-:class:`~game.core.engine.Game` made with ``presses=False`` (every launcher press is a chance
-node the table resolves), a fixed integer action space with masks
+:class:`~game.core.engine.Game` (every launcher press is a chance node the table
+resolves), a fixed integer action space with masks
 (:class:`~game.rl.actions.ActionSpace`), turn-taking for the out-of-turn moves (UNO calls,
 catches, jump-ins), per-seat information-set strings and tensors, and zero-sum returns.
 Neither framework is imported here: both are the ``rl`` extra (docs/rl.md).

@@ -1,14 +1,14 @@
-"""The two engine services the RL wrappers need, with fallbacks until the core offers them.
+"""The press chance node and the resampling the RL wrappers need, over the rules core.
 
 * :func:`chance_outcomes`: the distribution of ``fired:N`` at a pending press — the
   spit-out profile's per-press distribution, capped by the cards in the hopper.
 * :func:`resample`: a determinization of the game consistent with what one seat knows
   (for OpenSpiel's information-set MCTS).
 
-The hidden-information work (issue 24) adds ``Game.chance_outcomes()`` and
-``Game.resample_from_infostate(seat, rng)`` to the rules core; both functions call those
-when the game has them and otherwise compute the same thing here (marked FALLBACK: delete
-them once the core methods are merged). Only profile *data* is read from
+The core lists a press's outcomes itself (``Game.chance_outcomes()``) when it is given the
+odds (a draw pile, an i.i.d. profile: :func:`press_odds`); a profile with a memory
+(pattern, escalating, load bands) is listed here from the profile and the presses so far.
+Resampling is the core's ``Game.resample_from_infostate``. Only profile *data* is read from
 :mod:`launcher.profiles`; no launcher device is ever opened.
 """
 
@@ -47,8 +47,9 @@ class PressState:
     generation: int = -1
 
 
-def core_has_chance_outcomes(game: Game) -> bool:
-    return callable(getattr(game, "chance_outcomes", None))
+def press_odds(profile: Profile | None) -> tuple[float, ...] | None:
+    """What the core needs to list a press's outcomes itself: an i.i.d. profile's odds."""
+    return tuple(profile.probabilities) if isinstance(profile, IIDProfile) else None
 
 
 def chance_outcomes(
@@ -58,10 +59,10 @@ def chance_outcomes(
 
     ``profile`` None: the draw pile (classic, pocket), one card while any is left.
     """
-    core = getattr(game, "chance_outcomes", None)
-    if callable(core):
-        return list(core())
-    # FALLBACK (until Game.chance_outcomes is merged): the profile's distribution, capped.
+    listed = game.chance_outcomes()
+    if listed:  # the core lists them when it has the odds (a draw pile, an i.i.d. profile)
+        return listed  # type: ignore[return-value]  # every outcome is a fired:N move
+    # A profile with a memory (pattern, escalating, load bands): its distribution, capped.
     loaded = len(game.round.pile)
     if profile is None:
         return [(fired(1 if loaded else 0), 1.0)]
@@ -98,11 +99,11 @@ def _capped(wanted: tuple[float, ...], loaded: int) -> list[tuple[FiredMove, flo
 def after_press(game: Game, profile: Profile | None, press: PressState, count: int) -> None:
     """Advance the profile's memory past a press that shot ``count`` cards.
 
-    FALLBACK bookkeeping for :func:`chance_outcomes` (nothing to do when the core has it).
+    The memory :func:`chance_outcomes` reads for a pattern or escalating profile.
     At an empty hopper an escalating profile's press counts as a miss (its sampler would
     not know either way; the hopper caps the outcome at 0).
     """
-    if profile is None or core_has_chance_outcomes(game):
+    if profile is None:
         return
     if isinstance(profile, PatternProfile):
         press.position = press.position % profile.cycle + 1
@@ -150,10 +151,7 @@ def resample(game: Game, seat: int, rng: random.Random) -> Game:
 
     The copy keeps the event log, so every seat's view of the past is unchanged.
     """
-    core = getattr(game, "resample_from_infostate", None)
-    if callable(core):
-        world: Game = core(seat, rng)
-        return world
+    return game.resample_from_infostate(seat, rng)
     # FALLBACK (until Game.resample_from_infostate is merged): the search bot's
     # determinization (other hands and the pile re-dealt from their union, keeping sizes
     # and what the history says a seat lacks), with the events put back.

@@ -2,7 +2,7 @@
 
 The engine's turn structure has two things frameworks like OpenSpiel and PettingZoo do not:
 
-* **Launcher presses** are chance nodes (the game is made with ``presses=False``). The
+* **Launcher presses** are chance nodes (the rules core holds no launcher). The
   table lists their outcomes (:func:`game.rl.compat.chance_outcomes`); a press with one
   possible outcome (a draw pile, an empty hopper) is made at once and never shown.
 * **Out-of-turn moves** (call UNO, catch a seat that did not, jump in) may be made by any
@@ -121,7 +121,8 @@ class Table:
     def __init__(self, spec: TableSpec, seed: int) -> None:
         self.spec = spec
         self.seed = seed
-        self.game = Game.new(spec.rules, spec.players, seed=seed)
+        odds = compat.press_odds(spec.launcher_profile)
+        self.game = Game.new(spec.rules, spec.players, seed=seed, press_odds=odds)
         self.game._chance = _fast_copy(self.game.chance)
         self.press = compat.PressState()
         #: Seats that waited in the current offer of out-of-turn moves.
@@ -413,13 +414,13 @@ class Table:
 def _fast_copy(chance: Any) -> Any:
     """The same stream in a source that deep-copies in one call (every clone copies it).
 
-    WORKAROUND: ``Game.copy`` deep-copies a ``random.Random`` element by element (625
-    words), the largest cost of an OpenSpiel clone; the search bot's source copies its
-    state at C speed and draws the same numbers.
+    ``Game.copy`` deep-copies a ``random.Random`` element by element (625 words), the
+    largest cost of an OpenSpiel clone; the resampler's source copies its state at C speed
+    and draws the same numbers.
     """
-    from game.bots.search import _FastCopyRandom
+    from game.core.infostate import SampledChance
 
-    twin = _FastCopyRandom(0)
+    twin = SampledChance(0)
     twin.setstate(chance.getstate())
     return twin
 
