@@ -108,3 +108,10 @@ def test_fit_of_a_session_of_one_count_prints_no_nan(
     assert "nan" not in out and "p = 1 (nothing to test)" not in out
     assert "independence checks: nothing to test, every press gave the same count" in out
     assert "Every press gave the same count" in out.splitlines()[1]
+
+
+def test_a_session_of_one_press_says_one_press() -> None:
+    """An outside recipe check read "end of input: 1 presses saved"."""
+    from game.cli.calibrate import _presses
+
+    assert [_presses(n) for n in (0, 1, 2)] == ["0 presses", "1 press", "2 presses"]

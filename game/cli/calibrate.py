@@ -196,18 +196,18 @@ def run_record(args: argparse.Namespace) -> int:
             recorder.run(max(total - done, 0))
         except EOFError:
             print(
-                f"\nend of input: {recorder.next_n - 1} presses saved in {args.session}; "
+                f"\nend of input: {_presses(recorder.next_n - 1)} saved in {args.session}; "
                 f"continue with: uno-attack calibrate record {args.session} --resume"
             )
             return 0
         except KeyboardInterrupt:
             print(
-                f"\nstopped: {recorder.next_n - 1} presses saved in {args.session}; "
+                f"\nstopped: {_presses(recorder.next_n - 1)} saved in {args.session}; "
                 f"continue with: uno-attack calibrate record {args.session} --resume"
             )
             raise KeyboardInterrupt from None
     print(
-        f"{recorder.next_n - 1} presses in {args.session}; "
+        f"{_presses(recorder.next_n - 1)} in {args.session}; "
         f"next: uno-attack calibrate fit {args.session}"
     )
     return 0
@@ -652,3 +652,8 @@ def _tune_lines(result: TuneResult, target: str) -> list[str]:
         target=np.pad(result.target, (0, width - len(result.target))),
     )
     return lines
+
+
+def _presses(count: int) -> str:
+    """``1 press``, ``2 presses``: what a session holds, in words a person reads."""
+    return f"{count} press" if count == 1 else f"{count} presses"
