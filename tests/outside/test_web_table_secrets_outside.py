@@ -11,6 +11,7 @@ then {"type": "move", "moves": [...], "version": V}.
 from __future__ import annotations
 
 import asyncio
+import concurrent.futures
 import json
 import os
 import re
@@ -195,7 +196,7 @@ def test_web_table_messages_hold_no_secret(tmp_path: Path, ruleset: str) -> None
                 viewer(f"{base}?token={seats[1]}", origin, 1, logs["seat1"], state),
             )
 
-        asyncio.run(asyncio.wait_for(everyone(), PLAY_FOR + 20))
+        _run_alone(lambda: asyncio.wait_for(everyone(), PLAY_FOR + 20))
         header = json.loads(journal.read_text().splitlines()[0])
     finally:
         process.terminate()
@@ -242,3 +243,10 @@ def test_web_table_messages_hold_no_secret(tmp_path: Path, ruleset: str) -> None
                         assert Counter(listed) not in hands, (
                             f"{name} was sent seat {seat}'s hand {listed}"
                         )
+
+
+def _run_alone(make: Any) -> Any:
+    """``asyncio.run`` on a thread of its own: in the whole suite the browser tests' sync
+    Playwright keeps an event loop running on the main thread, where asyncio.run refuses."""
+    with concurrent.futures.ThreadPoolExecutor(1) as pool:
+        return pool.submit(lambda: asyncio.run(make())).result()
