@@ -115,3 +115,15 @@ def test_a_session_of_one_press_says_one_press() -> None:
     from game.cli.calibrate import _presses
 
     assert [_presses(n) for n in (0, 1, 2)] == ["0 presses", "1 press", "2 presses"]
+
+
+def test_simulate_compares_bots_only_when_the_seats_differ(
+    capsys: pytest.CaptureFixture[str],
+) -> None:
+    """Issue 28, item 6: "bot rule wins 100 %" was printed when every seat is the same bot."""
+    words = ["simulate", "--games", "3", "--players", "2", "--seed", "4"]
+    assert main(words) == 0
+    same = capsys.readouterr().out
+    assert main([*words, "--bots", "rule,random"]) == 0
+    mixed = capsys.readouterr().out
+    assert "per seat" not in same and "per seat" in mixed

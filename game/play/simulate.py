@@ -243,6 +243,8 @@ def format_summary(summary: dict[str, Any]) -> str:
         f"  {s['seat']:<6}{s['bot']:<{width}}{s['wins']:>6}{s['win_rate']:>10.1%}"
         for s in summary["seats"]
     ]
+    if len(summary["bots_summary"]) < 2:  # one bot in every seat: it wins every game
+        return "\n".join(lines)
     lines.append(f"  {'bot':<{width}}{'seats':<12}{'wins':>6}{'win rate':>10}{'per seat':>10}")
     lines += [
         f"  {b['bot']:<{width}}{','.join(map(str, b['seats'])):<12}{b['wins']:>6}"
