@@ -47,11 +47,11 @@ class HandPreference(Protocol):
     def allows(self, card: Card) -> bool: ...
 
 
-class SampledChance(random.Random):
-    """A sample's chance source: its deepcopy (every ``Game.copy``) is one C-level state copy."""
+class QuickCopyRandom(random.Random):
+    """A sampled world's chance source: its deepcopy (each ``Game.copy``) is one C-level copy."""
 
-    def __deepcopy__(self, memo: dict[int, object]) -> SampledChance:
-        twin = SampledChance(0)
+    def __deepcopy__(self, memo: dict[int, object]) -> QuickCopyRandom:
+        twin = QuickCopyRandom(0)
         twin.setstate(self.getstate())
         return twin
 
@@ -77,7 +77,7 @@ class InfoStateSampler:
         base = game.copy()
         base.events = []
         base._stack_of_states = []
-        base._chance = SampledChance(0)
+        base._chance = QuickCopyRandom(0)
         base.seed = None
         state = base.round
         state.hands[seat] = sorted(state.hands[seat], key=_card_order)  # no internal order
@@ -127,7 +127,7 @@ class InfoStateSampler:
             belief = prefer[s] if prefer is not None else None
             state.hands[s] = known + _deal(hidden, fresh, belief)
         state.pile = deque(hidden)
-        world._chance = SampledChance(rng.getrandbits(64))
+        world._chance = QuickCopyRandom(rng.getrandbits(64))
         self._hidden_flags(world)
         return world
 

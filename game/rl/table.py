@@ -418,9 +418,9 @@ def _fast_copy(chance: Any) -> Any:
     largest cost of an OpenSpiel clone; the resampler's source copies its state at C speed
     and draws the same numbers.
     """
-    from game.core.infostate import SampledChance
+    from game.core.infostate import QuickCopyRandom
 
-    twin = SampledChance(0)
+    twin = QuickCopyRandom(0)
     twin.setstate(chance.getstate())
     return twin
 
