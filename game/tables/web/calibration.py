@@ -165,6 +165,7 @@ class PhoneRecorder:
 
 def _record_routes(context: WebContext, path: Path) -> list[BaseRoute]:
     recorder = PhoneRecorder(path)
+    origins = allowlist(context.settings)  # the server's names: worked out once, not per tap
     context.state["links"].append(
         f"  record from a phone: {{base}}/calibration/record/{context.tokens.host}"
     )
@@ -179,9 +180,7 @@ def _record_routes(context: WebContext, path: Path) -> list[BaseRoute]:
 
     async def action(request: Request) -> Response:
         headers = request.headers
-        if not allowed(request) or not allowlist(context.settings).origin_allowed(
-            headers.get("origin")
-        ):
+        if not allowed(request) or not origins.origin_allowed(headers.get("origin")):
             return Response("this link is not valid here", status_code=403)
         if headers.get("content-type", "").split(";")[0].strip() != "application/json":
             return Response("expected JSON", status_code=415)
