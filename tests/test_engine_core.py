@@ -28,7 +28,14 @@ def counting_table(seed: int, ruleset: str = "attack", players: int = 2) -> Tabl
 def test_push_and_pop_of_a_draw_press_nothing_and_the_game_goes_on_like_its_twin() -> None:
     # the repro: on main, push("draw"); pop() pressed the launcher (93 left of 95)
     table, twin = counting_table(900), counting_table(900)
-    for move in ("B1", "B6", "draw"):
+    while table.pending is not Decision.TURN:  # to the first turn, then a draw
+        move = table.legal_moves()[0]
+        table.play(move)
+        twin.play(move)
+    table.play("draw")
+    twin.play("draw")
+    while table.pending is not Decision.TURN:
+        move = table.legal_moves()[0]
         table.play(move)
         twin.play(move)
     presses, left = table.launcher.presses, table.launcher.remaining

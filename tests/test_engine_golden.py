@@ -20,22 +20,23 @@ HOUSE_RULES = {"jump_in": True, "seven_zero": True, "stack_draws": True}
 
 #: Re-pinned when the seed left ``game_start`` (it is secret), reloads logged their cards in
 #: card order, Discard All put its cards under in card order and bots began deciding from
-#: observations (legal moves in canonical order).
+#: observations (legal moves in canonical order), and when the dealer pick stopped shuffling
+#: the deck (issue 27: each turned card is drawn from the unturned ones; docs/rules.md).
 #: (ruleset, players, options) -> sha256 (first 16 hex digits) of the game's events, JSON Lines.
 PINNED: dict[tuple[str, int, str], str] = {
-    ("attack", 2, ""): "5bff062f5845082a",
-    ("attack", 4, ""): "df1ec2c2ed932929",
-    ("attack-original", 2, ""): "7d5e5d675a461515",
-    ("attack-original", 4, ""): "00fc1c90237a1ea4",
-    ("attack-mega-hit", 2, ""): "537932b1cfa01b51",
-    ("attack-mega-hit", 4, ""): "11585d0ecc203dd8",
-    ("classic", 2, ""): "8f034258f04450b7",
-    ("classic", 4, ""): "aa164d5c03210ac5",
-    ("pocket", 2, ""): "c4a65850553df387",
-    ("pocket", 4, ""): "94d4558cdf640415",
-    ("classic", 4, "house"): "c88338a621661784",
-    ("attack", 3, "house"): "9e28707a4f8d7349",
-    ("attack-mega-hit", 5, "mega"): "4d564d82ad847389",
+    ("attack", 2, ""): "1af61f49cedac81d",
+    ("attack", 4, ""): "1520990cdba5f3a3",
+    ("attack-original", 2, ""): "256b9d746d19a90a",
+    ("attack-original", 4, ""): "714323f41a5d5cda",
+    ("attack-mega-hit", 2, ""): "29f85af97ae3c1eb",
+    ("attack-mega-hit", 4, ""): "c646d1fddd24f75a",
+    ("classic", 2, ""): "94ba23fbb90361f5",
+    ("classic", 4, ""): "9dc2229e004f5490",
+    ("pocket", 2, ""): "eed90b5f774f88d7",
+    ("pocket", 4, ""): "45c8711d896162a4",
+    ("classic", 4, "house"): "b17c00f6c0b83631",
+    ("attack", 3, "house"): "12317ec264d2e25a",
+    ("attack-mega-hit", 5, "mega"): "d79d4e06d03d117e",
 }
 OPTIONS = {
     "": {},

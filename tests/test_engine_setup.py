@@ -28,7 +28,7 @@ class StarterChance:
     def shuffle(self, cards: list[Any]) -> None:
         self.rng.shuffle(cards)
         self.calls += 1
-        if self.calls == 2:  # the first shuffle picks the dealer, the second is the deal
+        if self.calls == 1:  # the deal is the first shuffle (the dealer pick draws cards)
             cards.remove(self.starter)
             cards.insert(len(cards) - self.dealt, self.starter)
 

@@ -9,6 +9,7 @@ number replays a whole game.
 
 from __future__ import annotations
 
+import functools
 import random
 import secrets
 import zlib
@@ -18,10 +19,6 @@ _MASK = (1 << 63) - 1
 _WORD = (1 << 64) - 1
 #: Bits of a fresh seed: enough that nobody finds it by trying seeds against the first cards.
 SEED_BITS = 128
-#: CPython's Random draws below n with getrandbits (true unless random.py changes).
-_INLINE = getattr(random.Random, "_randbelow", None) is getattr(
-    random.Random, "_randbelow_with_getrandbits", 0
-)
 
 
 class Chance(Protocol):
@@ -36,23 +33,29 @@ def seeded(seed: int) -> random.Random:
 
 
 def shuffle(chance: Chance, cards: list[Any]) -> None:
-    """``chance.shuffle(cards)``, the same permutation and stream, without a call per card.
+    """Shuffle ``cards`` in place: Fisher-Yates, each index drawn by rejection from ``getrandbits``.
 
-    For a plain :class:`random.Random` this is CPython's ``shuffle`` with its
-    ``_randbelow_with_getrandbits`` inlined (tests/test_chance_shuffle.py checks that the
-    results and the stream after it are identical); any other source keeps its own shuffle.
+    This is the game's shuffle, written here so the event stream does not depend on how
+    a Python version implements :meth:`random.Random.shuffle` (CPython 3.11's gives the
+    same permutation: tests/test_chance_shuffle.py checks it). It calls only the public
+    ``getrandbits``, once per card. A source that is not a plain :class:`random.Random`
+    (a scripted test source, a subclass with its own shuffle) keeps its own ``shuffle``.
     """
-    if not _INLINE or type(chance) is not random.Random:
+    if type(chance).shuffle is not random.Random.shuffle:
         chance.shuffle(cards)
         return
-    getrandbits = chance.getrandbits
-    for i in range(len(cards) - 1, 0, -1):
-        n = i + 1
-        k = n.bit_length()
-        j = getrandbits(k)
+    getrandbits = chance.getrandbits  # type: ignore[attr-defined]  # a random.Random here
+    for i, n, bits in _draws(len(cards)):
+        j = getrandbits(bits)
         while j >= n:
-            j = getrandbits(k)
+            j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
+
+
+@functools.cache
+def _draws(size: int) -> tuple[tuple[int, int, int], ...]:
+    """The draws of a shuffle of ``size`` items: (index, bound, bits) for a draw below the bound."""
+    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def derive_seed(seed: int, label: str) -> int:

@@ -390,10 +390,7 @@ class Game(History):
         hand.remove(card)
         state.discard.append(card)
         state.active_color = card.color
-        event: Event = {"type": "play", "player": seat, "card": card.code, "reason": context}
-        self.events.append(event)
-        if self.on_event is not None:
-            self.on_event(event)
+        self.record({"type": "play", "player": seat, "card": card.code, "reason": context})
         state.actor, state.card, state.context = seat, card, context
         if not keep_pos:
             state.pos = seat
@@ -532,11 +529,10 @@ class Game(History):
         state = self.round
         state.pending, state.decider = decision, seat
         state.legal = moves = self.compute_legal()
-        event = {"type": "decision", "player": seat, "decision": _VALUE[decision]}
-        event["moves"] = list(map(str, moves))
-        self.events.append(event)
-        if self.on_event is not None:
-            self.on_event(event)
+        moves_text = list(map(str, moves))
+        self.record(
+            {"type": "decision", "player": seat, "decision": _VALUE[decision], "moves": moves_text}
+        )
         return True
 
     def presses(
@@ -562,8 +558,15 @@ class Game(History):
         return True
 
     def emit(self, kind: str, **fields: Any) -> None:
-        """Log an event: to :attr:`events` and, as it happens, to ``on_event``."""
-        event = {"type": kind, **fields}
+        """Log an event of type ``kind`` with ``fields`` (:meth:`record` of a dict built here)."""
+        self.record({"type": kind, **fields})
+
+    def record(self, event: Event) -> None:
+        """Log ``event`` (a dict, ``type`` its first key): to :attr:`events` and ``on_event``.
+
+        The hot steps (a play, a draw, a press, a decision) build their dict literally
+        and call this; :meth:`emit` is the keyword form for the rest.
+        """
         self.events.append(event)
         if self.on_event is not None:
             self.on_event(event)

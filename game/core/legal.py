@@ -26,7 +26,7 @@ from game.core.moves import (
 from game.core.rulesets import Step
 
 if TYPE_CHECKING:
-    from collections.abc import Callable, Sequence
+    from collections.abc import Sequence
 
     from game.core.round import RoundState
     from game.core.rulesets import Ruleset
@@ -42,37 +42,6 @@ PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
 _PLAY_OF = PLAY.__getitem__
 
 
-class _FitsOn(dict["Color | None", "Callable[[Card], bool]"]):
-    """``FITS[top][colour](card)``: does ``card`` match (rules.md 3.2)? Built on first use.
-
-    Each test is a frozenset's own ``__contains__``, made once, so
-    ``filter(FITS[top][colour], hand)`` picks the playable cards of a hand in C.
-    """
-
-    def __init__(self, top: Card) -> None:
-        super().__init__()
-        self.top = top
-
-    def __missing__(self, color: Color | None) -> Callable[[Card], bool]:
-        top = self.top
-        fit = frozenset(
-            card
-            for card in all_cards()
-            if card.color is None
-            or card.color is color
-            or (card.kind is top.kind and card.number == top.number)
-        )
-        self[color] = test = fit.__contains__
-        return test
-
-
-class _FitTable(dict[Card, _FitsOn]):
-    def __missing__(self, top: Card) -> _FitsOn:
-        self[top] = table = _FitsOn(top)
-        return table
-
-
-FITS = _FitTable()
 COLOR_MOVES = [Move.choose(c) for c in COLORS]
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
@@ -91,6 +60,9 @@ class CompiledRules:
     stacking: bool  #: Ruleset.stacking (mega_hit_stack or stack_draws)
     steps_for: dict[Card, tuple[Step, ...]]
     challengeable: frozenset[Card]
+    #: ``fits[top][colour]``: the cards that may go on ``top`` when ``colour`` is active
+    #: (rules.md 3.2), one frozenset per pair, so "what can I play" is a set lookup per card.
+    fits: dict[Card, dict[Color | None, frozenset[Card]]]
 
     #: The deck's card codes, for the ``game_start`` event (copied into each event).
     deck_codes: tuple[str, ...]
@@ -126,8 +98,24 @@ class CompiledRules:
             stacking=ruleset.stacking,
             steps_for={card: card_steps(ruleset, card, seven_zero) for card in all_cards()},
             challengeable=frozenset(c for c in all_cards() if steps.get(c.kind)),
+            fits=fit_table(all_cards()),
             deck_codes=tuple(c.code for c in ruleset.deck),
         )
+
+
+def fit_table(cards: Sequence[Card]) -> dict[Card, dict[Color | None, frozenset[Card]]]:
+    """For each top card and active colour, the cards that match: a wild, the colour, the face."""
+    wilds = frozenset(c for c in cards if c.color is None)
+    by_color: dict[Color | None, frozenset[Card]] = {None: frozenset()}
+    by_color |= {color: frozenset(c for c in cards if c.color is color) for color in COLORS}
+    by_face: dict[tuple[Kind, int | None], frozenset[Card]] = {}
+    for card in cards:
+        face = (card.kind, card.number)
+        by_face[face] = by_face.get(face, frozenset()) | {card}
+    return {
+        top: {color: wilds | by_color[color] | by_face[top.kind, top.number] for color in by_color}
+        for top in cards
+    }
 
 
 def card_steps(ruleset: Ruleset, card: Card, seven_zero: bool) -> tuple[Step, ...]:
@@ -138,6 +126,11 @@ def card_steps(ruleset: Ruleset, card: Card, seven_zero: bool) -> tuple[Step, ..
     return steps
 
 
+def matching(rules: CompiledRules, state: RoundState) -> frozenset[Card]:
+    """The cards that match the top of the discard pile and the active colour now."""
+    return rules.fits[state.discard[-1]][state.active_color]
+
+
 def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Card) -> bool:
     """Was playing this challengeable wild against the rules (rules.md 3.2, 4.2)?"""
     step = rules.challenge_steps[card.kind]
@@ -146,18 +139,14 @@ def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Ca
     others.remove(card)
     if step.get("test", "color") == "color":
         return any(c.color is state.active_color and c.color is not None for c in others)
-    top, color = state.discard[-1], state.active_color
-    return any(
-        c is not card
-        and (c.color is None or c.color is color or (c.kind is top.kind and c.number == top.number))
-        for c in others
-    )
+    match = matching(rules, state)
+    return any(c is not card and c in match for c in others)
 
 
 def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[Card]:
     """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
     hand = state.hands[seat]
-    seen = dict.fromkeys(filter(FITS[state.discard[-1]][state.active_color], hand))
+    seen = dict.fromkeys(filter(matching(rules, state).__contains__, hand))
     if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
         seen.pop(hand[0], None)
     if not rules.bluff:
@@ -174,8 +163,8 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
         moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
     else:  # playable_cards without those two tests, all in C: filter, dedup, map to moves
-        fit = FITS[state.discard[-1]][state.active_color]
-        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit, hand))))
+        fit = rules.fits[state.discard[-1]][state.active_color]
+        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit.__contains__, hand))))
     moves.append(DRAW)
     return moves
 
@@ -184,7 +173,7 @@ def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
     """May the decider play ``card`` (just drawn) now?"""
     if card.color is None:  # a wild always matches; only the bluff rule may forbid it
         return rules.bluff or card in playable_cards(rules, state, state.decider)
-    return FITS[state.discard[-1]][state.active_color](card)
+    return card in matching(rules, state)
 
 
 def stack_moves(state: RoundState, seat: int, stack_kinds: frozenset[Kind]) -> list[Move]:

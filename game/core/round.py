@@ -25,6 +25,7 @@ if TYPE_CHECKING:
     from game.core.moves import Move
     from game.core.rulesets import Step
 
+
 @dataclass(slots=True)
 class PressDue:
     """A pending chance node: ``seat`` must press the launcher ``presses`` more times.

@@ -45,17 +45,20 @@ def custom_header(ruleset: Ruleset) -> dict[str, Any]:
 
 
 def first_dealer(deck: Sequence[Card], chance: Chance, players: int) -> DealerPick:
-    """Each player turns a card; highest number deals (actions count 0); ties turn again."""
-    cards = list(deck)
-    shuffle(chance, cards)
+    """Each player turns a card; highest number deals (actions count 0); ties turn again.
+
+    Each turned card is drawn uniformly from the cards not yet turned: the same
+    distribution as turning them off a shuffled deck, without shuffling the deck.
+    """
+    unturned = list(deck)
     contenders = list(range(players))
     turned: dict[int, str] = {}
     rounds: list[dict[int, str]] = []  # every turn-up, ties re-turning (rules.md 2.2)
-    while len(contenders) > 1 and cards:
+    while len(contenders) > 1 and unturned:
         values = {}
         rounds.append({})
         for seat in contenders:
-            card = cards.pop()
+            card = unturned.pop(chance.randrange(len(unturned)))
             turned[seat] = rounds[-1][seat] = card.code
             values[seat] = card.number or 0
         best = max(values.values())

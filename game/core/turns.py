@@ -20,7 +20,7 @@ from game.core.chance import shuffle
 from game.core.effects import skipped_step
 from game.core.errors import IllegalMove
 from game.core.explain import explain, explain_table
-from game.core.legal import FITS, fits
+from game.core.legal import fits, matching
 from game.core.moves import (
     AcceptMove,
     AimMove,
@@ -53,10 +53,7 @@ def on_turn(game: Engine, move: Move, seat: int) -> None:
 
 def draw(game: Engine, seat: int) -> None:
     """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
-    event = {"type": "draw", "player": seat}  # game.emit, inlined: a third of turns draw
-    game.events.append(event)
-    if game.on_event is not None:
-        game.on_event(event)
+    game.record({"type": "draw", "player": seat})
     state = game.round
     state.last_volley = ()
     state.drawer = seat
@@ -279,16 +276,9 @@ def on_fired(game: Engine, count: int) -> None:
         if seat == state.uno_open:
             state.uno_open = None
         state.last_volley = cards
-    event: dict[str, Any] = {
-        "type": "hit",
-        "player": seat,
-        "reason": due.reason,
-        "cards": codes,
-        "counted": count,
-    }
-    game.events.append(event)
-    if game.on_event is not None:
-        game.on_event(event)
+    game.record(
+        {"type": "hit", "player": seat, "reason": due.reason, "cards": codes, "counted": count}
+    )
     due.presses -= 1
     if due.presses > 0 and not press_done(game, due, cards):
         maybe_reload(game)
@@ -355,9 +345,9 @@ def after_draw(game: Engine, seat: int) -> None:
     """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
     state, rules = game.round, game.rules
     if rules.play_after_draw:
-        fit = FITS[state.discard[-1]][state.active_color]
+        fit = matching(rules, state)
         for card in state.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
-            if fit(card) and (card.color is not None or fits(rules, state, card)):
+            if card in fit and (card.color is not None or fits(rules, state, card)):
                 state.drawn = card
                 game.ask(Decision.DRAWN, seat)
                 return

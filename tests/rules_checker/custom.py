@@ -89,6 +89,8 @@ class CustomEffects(CommonEffects):
             self.custom_play_again = True
         elif name == "hit":
             who = args.get("who", "next")
+            if who == "self" and self.is_out(seat):
+                return  # rules.md "Round end": effects on the player who went out are skipped
             victim = {"self": seat, "target": target}.get(who, None)
             victim = self.next_victim(chain) if victim is None else victim
             self.presses(victim, count, reasons)
