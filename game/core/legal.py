@@ -39,7 +39,6 @@ ACCEPT = AcceptMove()
 UNO = UnoMove()
 #: One shared move object per card, so ``play()`` finds a legal move by identity first.
 PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
-_PLAY_OF = PLAY.__getitem__
 
 
 COLOR_MOVES = [Move.choose(c) for c in COLORS]
@@ -146,7 +145,8 @@ def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Ca
 def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[Card]:
     """Distinct cards ``seat`` may play now, in hand order (the hot loop of the engine)."""
     hand = state.hands[seat]
-    seen = dict.fromkeys(filter(matching(rules, state).__contains__, hand))
+    fit = matching(rules, state)
+    seen = {card: None for card in hand if card in fit}  # in hand order, each card once
     if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
         seen.pop(hand[0], None)
     if not rules.bluff:
@@ -162,9 +162,9 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     moves: list[Move]
     if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
         moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
-    else:  # playable_cards without those two tests, all in C: filter, dedup, map to moves
+    else:  # playable_cards without those two tests
         fit = rules.fits[state.discard[-1]][state.active_color]
-        moves = list(map(_PLAY_OF, dict.fromkeys(filter(fit.__contains__, hand))))
+        moves = [PLAY[card] for card in {card: None for card in hand if card in fit}]
     moves.append(DRAW)
     return moves
 
