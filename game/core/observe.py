@@ -14,8 +14,8 @@ seat's data as the engine's own values (cards, moves, enums) and renders their t
 when read (:attr:`Observation.hand`, :attr:`Observation.legal_moves`); the history is
 redacted only for an observation that asks for it (``history=True``, the default of
 :meth:`~game.core.engine.Game.observation`; the rule bots ask for none), one event once per
-seat; and the canonical order of moves is looked up, not worked out again
-(docs/performance.md, "Whole games").
+seat; and the display order of each card is worked out once (docs/performance.md,
+"Whole games").
 """
 
 from __future__ import annotations
@@ -67,43 +67,11 @@ class Outcome:
 
 
 MoveKey = tuple[int, tuple[int, int, int], str]
-
-
-def move_key(move: Move) -> MoveKey:
-    """The canonical order of the moves a seat sees: card moves by card, then the rest."""
-    card: Card | None = getattr(move, "card", None)
-    if card is None:
-        return (1, (0, 0, 0), str(move))
-    return (0, sort_key(card), str(move))
-
-
-#: Sets of moves met before, by the identities (``id``) of their moves, in canonical order.
-#: The engine hands out the same move objects decision after decision (one ``R7``, one
-#: ``draw``), so most lists recur and their order is looked up in C, not sorted again
-#: (docs/performance.md, "Whole games"). Each entry holds its moves, so no other object can
-#: take one of their ids while it is kept.
-_ORDERED: dict[frozenset[int], tuple[Move, ...]] = {}
-#: Lists of moves made afresh (``target:2``) are new objects each time: the table is emptied
-#: when it grows past this.
-_ORDERS_KEPT = 8192
-
-
-def canonical(moves: Iterable[Move]) -> tuple[Move, ...]:
-    """``moves`` in :func:`move_key` order: a function of the moves, not of the hand order."""
-    listed = moves if isinstance(moves, (list, tuple)) else list(moves)
-    if len(listed) < 2:
-        return tuple(listed)
-    ids = frozenset(map(id, listed))  # the order is a function of the set
-    ordered = _ORDERED.get(ids)
-    if ordered is None or len(ordered) != len(listed):  # (a move listed twice: sort it)
-        if len(_ORDERED) >= _ORDERS_KEPT:
-            _ORDERED.clear()
-        ordered = _ORDERED[ids] = tuple(sorted(listed, key=move_key))
-    return ordered
+_NO_CARD = (0, 0, 0)
 
 
 class _DisplayKeys(dict[Card, tuple[int, int, int]]):
-    """:func:`~game.core.cards.sort_key` of each card, so a hand sorts with no Python call."""
+    """:func:`~game.core.cards.sort_key` of each card, worked out once per card."""
 
     def __missing__(self, card: Card) -> tuple[int, int, int]:
         self[card] = key = sort_key(card)
@@ -113,8 +81,27 @@ class _DisplayKeys(dict[Card, tuple[int, int, int]]):
 _DISPLAY = _DisplayKeys()
 
 
+def move_key(move: Move) -> MoveKey:
+    """The canonical order of the moves a seat sees: card moves by card, then the rest."""
+    card: Card | None = getattr(move, "card", None)
+    if card is None:
+        return (1, _NO_CARD, str(move))
+    return (0, _DISPLAY[card], str(move))
+
+
+def canonical(moves: Iterable[Move]) -> tuple[Move, ...]:
+    """``moves`` in :func:`move_key` order: a function of the moves, not of the hand order."""
+    listed = moves if isinstance(moves, (list, tuple)) else list(moves)
+    if len(listed) < 2:
+        return tuple(listed)
+    return tuple(sorted(listed, key=move_key))
+
+
 def display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
-    """``cards`` sorted for display (:func:`~game.core.cards.sort_key`), as a tuple."""
+    """``cards`` sorted for display (:func:`~game.core.cards.sort_key`), as a tuple.
+
+    The key is a dictionary's own lookup, so sorting a hand makes no Python call per card.
+    """
     return tuple(sorted(cards, key=_DISPLAY.__getitem__))
 
 
