@@ -166,6 +166,8 @@ class Reading:
 
     def best(self, plays: Sequence[PlayMove]) -> PlayMove:
         """The play worth most (the first of equals, in the observation's order)."""
+        if len(plays) == 1:
+            return plays[0]
         return max(plays, key=lambda move: self.value(move.card))
 
 

@@ -26,7 +26,7 @@ from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
 from game.core.cards import Card, Color, sort_key
-from game.core.moves import Decision, Move
+from game.core.moves import Decision, Move, MoveKind
 
 if TYPE_CHECKING:
     from game.core.rulesets import Ruleset
@@ -82,10 +82,17 @@ _DISPLAY = _DisplayKeys()
 
 
 def move_key(move: Move) -> MoveKey:
-    """The canonical order of the moves a seat sees: card moves by card, then the rest."""
+    """The canonical order of the moves a seat sees: card moves by card, then the rest.
+
+    Moves with the same card go by their notation; a plain play's notation is its card's
+    code, which sorts before every other move with that card (``R7``, ``R7@3``,
+    ``give:R7``), so its key leaves the text out ("") and the order is the same.
+    """
     card: Card | None = getattr(move, "card", None)
     if card is None:
         return (1, _NO_CARD, str(move))
+    if move.by is None and move.kind is MoveKind.PLAY:
+        return (0, _DISPLAY[card], "")
     return (0, _DISPLAY[card], str(move))
 
 
