@@ -207,7 +207,11 @@ class RuleBot(Bot):
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
     def _turn(self, view: Observation, plays: list[PlayMove], moves: Sequence[Move]) -> Move:
-        fallback = next((m for m in moves if m.kind is not MoveKind.PLAY), None)
+        fallback = None  # the first move that is not a card play (draw, pass)
+        for move in moves:
+            if move.kind is not MoveKind.PLAY:
+                fallback = move
+                break
         if not plays:
             return moves[-1] if fallback is None else fallback
         reading = Reading(view)

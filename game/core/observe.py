@@ -327,17 +327,17 @@ def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
     ``history=False`` leaves the history out (:attr:`Observation.history` then raises):
     a bot that never reads it does not pay for redacting the log.
     """
-    pending = game.pending
-    mine = seat == game.decider and pending is not Decision.PRESS
+    pending, decider, hands = game.pending, game.decider, game.hands
+    mine = seat == decider and pending is not Decision.PRESS
     return Observation(
         seat,
-        display_order(game.hands[seat]),
-        tuple(map(len, game.hands)),
+        display_order(hands[seat]),
+        tuple(map(len, hands)),
         game.discard[-1],
         game.active_color,
         game.direction,
         pending,
-        game.decider,
+        decider,
         canonical(game.legal_moves()) if mine else (),
         tuple(game.scores),
         len(game.pile),
