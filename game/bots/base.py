@@ -11,7 +11,6 @@ reading them.
 from __future__ import annotations
 
 import random
-from collections import Counter
 from collections.abc import Callable, Mapping, Sequence
 from typing import TYPE_CHECKING, ClassVar
 
@@ -28,6 +27,10 @@ class Bot:
     """Base class: subclasses override :meth:`choose` and may override :meth:`table_move`."""
 
     name = "bot"
+    #: Does :meth:`decide` read :attr:`Observation.history`? A bot that does not gets its
+    #: observations without it (``game.observation(seat, history=False)``), which saves
+    #: redacting the game's log for it.
+    reads_history: ClassVar[bool] = True
     #: The tunable parameters a spec may set (``casual:forget_uno=0.3``), with their defaults.
     PARAMS: ClassVar[dict[str, float]] = {}
 
@@ -41,7 +44,7 @@ class Bot:
 
     def choose(self, game: Game, seat: int) -> Move:
         """The move ``seat`` makes now, decided from its observation only (:meth:`decide`)."""
-        return self.decide(game.observation(seat))
+        return self.decide(game.observation(seat, history=self.reads_history))
 
     def decide(self, view: Observation) -> Move:
         """One of ``view.moves`` (the seat is the decider)."""
@@ -50,7 +53,9 @@ class Bot:
     def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
         """Pick one of ``moves`` (this seat's out-of-turn moves) or None, from the observation."""
         own = seat_table_moves(game, seat, moves)
-        return self.react(game.observation(seat), list(own)) if own else None
+        if not own:
+            return None
+        return self.react(game.observation(seat, history=self.reads_history), list(own))
 
     def react(self, view: Observation, moves: list[Move]) -> Move | None:
         """One of ``moves`` (the seat's out-of-turn moves, in canonical order) or None."""
@@ -61,6 +66,7 @@ class RandomBot(Bot):
     """Uniform over the legal moves; out of turn, uniform over "do nothing" and its table moves."""
 
     name = "random"
+    reads_history = False
 
     def decide(self, view: Observation) -> Move:
         moves = view.moves
@@ -78,6 +84,7 @@ class GreedyBot(Bot):
     """
 
     name = "greedy"
+    reads_history = False
 
     def decide(self, view: Observation) -> Move:
         moves = list(view.moves)
@@ -136,10 +143,15 @@ def rules_of(view: Observation) -> Ruleset:
     return view.ruleset
 
 
-def favourite_color(hand: list[Card]) -> Color:
+def favourite_color(hand: Sequence[Card]) -> Color:
     """The colour held most (ties: R, B, G, Y order); red for an all-wild hand."""
-    counts = Counter(c.color for c in hand if c.color is not None)
-    return max(COLORS, key=lambda color: (counts[color], -COLORS.index(color)))
+    colors = [c.color for c in hand]
+    return max(COLORS, key=colors.count)  # max keeps the first of equals: the R, B, G, Y order
+
+
+def offered(moves: Sequence[Move], move: Move) -> Move:
+    """The object among ``moves`` equal to ``move`` (the engine takes its own moves fastest)."""
+    return next((m for m in moves if m == move), move)
 
 
 def fewest_cards(view: Observation, seat: int) -> int:

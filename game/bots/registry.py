@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import importlib
 from typing import TYPE_CHECKING, Any
 
 from game.core.errors import RulesetError
@@ -15,26 +16,25 @@ BOT_NAMES = ("rule", "casual", "search", "greedy", "random")
 DEFAULT_BOT = "rule"
 
 
+#: Where each bot class lives, by name: only the bot asked for is imported (the search bot
+#: brings the sampler and the launcher profiles, which a game of rule bots never needs).
+_CLASSES = {
+    "rule": ("game.bots.rule", "RuleBot"),
+    "casual": ("game.bots.casual", "CasualBot"),
+    "search": ("game.bots.search", "SearchBot"),
+    "greedy": ("game.bots.base", "GreedyBot"),
+    "random": ("game.bots.base", "RandomBot"),
+}
+
+
 def bot_class(name: str) -> type[Bot]:
     """The class behind a bot name (RulesetError with the list of names for an unknown one)."""
-    from game.bots.base import GreedyBot, RandomBot
-    from game.bots.casual import CasualBot
-    from game.bots.rule import RuleBot
-    from game.bots.search import SearchBot
-
-    classes: dict[str, type[Bot]] = {
-        "rule": RuleBot,
-        "casual": CasualBot,
-        "search": SearchBot,
-        "greedy": GreedyBot,
-        "random": RandomBot,
-    }
-    try:
-        return classes[name]
-    except KeyError:
-        raise RulesetError(
-            f"unknown bot {name!r}", hint=f"bots are: {', '.join(BOT_NAMES)}"
-        ) from None
+    home = _CLASSES.get(name)
+    if home is None:
+        raise RulesetError(f"unknown bot {name!r}", hint=f"bots are: {', '.join(BOT_NAMES)}")
+    module, cls = home
+    found: type[Bot] = getattr(importlib.import_module(module), cls)
+    return found
 
 
 def parse_bot_spec(spec: str) -> tuple[str, dict[str, float]]:

@@ -22,12 +22,14 @@ from collections import Counter
 from collections.abc import Sequence
 from typing import TYPE_CHECKING
 
-from game.bots.base import Bot, by_kind, favourite_color, rules_of
+from game.bots.base import Bot, by_kind, favourite_color, offered, rules_of
 from game.core.cards import Card, Kind
 from game.core.moves import Decision, Move, MoveKind, PlayMove
 
 if TYPE_CHECKING:
+    from game.core.engine import Game
     from game.core.observe import Observation
+    from game.core.rulesets import Ruleset
 
 #: Cards whose effect strikes the next player (hits, draws, skips).
 NEXT_ATTACKS = frozenset(
@@ -56,10 +58,135 @@ def leader(view: Observation, seat: int) -> int:
     return min(others, key=lambda s: (sizes[s], -scores[s], (s - seat) % n))
 
 
+class CardFacts:
+    """What the rule bot asks of one card under one ruleset, worked out once per card."""
+
+    __slots__ = ("wild", "tenth", "strikes_next", "aimed", "turns_two", "discards", "trades")
+
+    def __init__(self, rules: Ruleset, card: Card) -> None:
+        kind = card.kind
+        self.wild = card.color is None
+        self.tenth = rules.card_points(card) / 10  #: a tenth of its points
+        self.strikes_next = kind in NEXT_ATTACKS  #: hits, draws or skips the next player
+        self.aimed = kind in AIMED_WILDS
+        self.turns_two = kind is Kind.REVERSE  #: strikes the next player when two play
+        self.discards = kind is Kind.DISCARD_ALL
+        self.trades = kind is Kind.TRADE_HANDS
+
+    @property
+    def wild_order(self) -> float:
+        """Among wilds forced out, spend the plain ones first and keep the attacks."""
+        if self.aimed:
+            return 0.0
+        return 1.0 if self.strikes_next else 2.0
+
+
+class _FactTable(dict[Card, CardFacts]):
+    def __init__(self, rules: Ruleset) -> None:
+        super().__init__()
+        self.rules = rules
+
+    def __missing__(self, card: Card) -> CardFacts:
+        self[card] = facts = CardFacts(self.rules, card)
+        return facts
+
+
+#: One :class:`_FactTable` per ruleset object met, by identity (a ruleset is unhashable),
+#: with the ruleset itself so its ``id`` is not reused.
+_TABLES: dict[int, tuple[Ruleset, _FactTable]] = {}
+
+
+def facts_for(rules: Ruleset) -> dict[Card, CardFacts]:
+    """The :class:`CardFacts` of every card under ``rules``, filled in as cards are met."""
+    entry = _TABLES.get(id(rules))
+    if entry is None or entry[0] is not rules:
+        if len(_TABLES) > 64:
+            _TABLES.clear()
+        entry = _TABLES[id(rules)] = (rules, _FactTable(rules))
+    return entry[1]
+
+
+class Reading:
+    """One decision's reading of the table, shared by every card the bot values.
+
+    The next player's hand size and the leader are looked up once, when first needed.
+    """
+
+    __slots__ = ("view", "facts", "colors", "_next_size", "_leader_size")
+
+    def __init__(self, view: Observation) -> None:
+        self.view = view
+        self.facts = facts_for(rules_of(view))
+        self.colors = [card.color for card in view.cards]
+        self._next_size = -1
+        self._leader_size = -1
+
+    @property
+    def next_size(self) -> int:
+        """Cards held by the next player in the direction of play."""
+        if self._next_size < 0:
+            view = self.view
+            self._next_size = view.hand_sizes[view.next_seat(view.seat)]
+        return self._next_size
+
+    @property
+    def leader_size(self) -> int:
+        """Cards held by the :func:`leader`."""
+        if self._leader_size < 0:
+            view = self.view
+            self._leader_size = view.hand_sizes[leader(view, view.seat)]
+        return self._leader_size
+
+    def value(self, card: Card) -> float:
+        """How much playing ``card`` now is worth (higher is better)."""
+        facts = self.facts[card]
+        if facts.wild:
+            return 60.0 if self.urgent(facts) else -50.0 + facts.wild_order
+        same = self.colors.count(card.color) - 1
+        value = 2.0 * same + facts.tenth
+        if facts.strikes_next or (facts.turns_two and len(self.view.seats_in_play) == 2):
+            value += _pressure(self.next_size)
+        if facts.discards:
+            value += 3.0 * same
+        if facts.trades:
+            value += 40.0 if not self.bad_trade(facts) else -60.0
+        return value
+
+    def urgent(self, facts: CardFacts) -> bool:
+        """Is this attack wild worth spending now, on a player about to go out?"""
+        if facts.aimed:
+            return self.leader_size <= THREAT
+        if facts.strikes_next:
+            return self.next_size <= THREAT
+        return False
+
+    def bad_trade(self, facts: CardFacts) -> bool:
+        """Would a Trade Hands now give away a smaller hand than the leader's?"""
+        return facts.trades and self.leader_size >= len(self.view.cards) - 1
+
+    def best(self, plays: Sequence[PlayMove]) -> PlayMove:
+        """The play worth most (the first of equals, in the observation's order)."""
+        if len(plays) == 1:
+            return plays[0]
+        return max(plays, key=lambda move: self.value(move.card))
+
+
 class RuleBot(Bot):
     """Plays like a careful person: see the module docstring for the rules."""
 
     name = "rule"
+    reads_history = False
+
+    def choose(self, game: Game, seat: int) -> Move:
+        """As :meth:`Bot.choose`; a decision with one legal move needs no observation.
+
+        (That move is in the seat's observation too, and :meth:`decide` would return it;
+        a sixth of a game's decisions are such, and they skip building the observation.)
+        """
+        moves = game.legal_moves()
+        if len(moves) == 1 and seat == game.decider:
+            return moves[0]
+        return super().choose(game, seat)
 
     def decide(self, view: Observation) -> Move:
         moves = view.moves
@@ -68,80 +195,51 @@ class RuleBot(Bot):
         pending = view.decision
         hand = view.cards
         if pending is Decision.COLOR:
-            return Move.choose(favourite_color(list(hand)))
+            return offered(moves, Move.choose(favourite_color(hand)))
         if pending is Decision.TARGET:
-            return Move.aim(leader(view, view.seat))
+            return offered(moves, Move.aim(leader(view, view.seat)))
         if pending is Decision.GIVE:
-            return Move.give(self._give_away(hand))
+            return offered(moves, Move.give(self._give_away(hand)))
         plays = [m for m in moves if isinstance(m, PlayMove)]
-        if pending in (Decision.STACK, Decision.CHALLENGE):
+        if pending is Decision.STACK or pending is Decision.CHALLENGE:
             return self._answer_attack(view, plays, moves)
         return self._turn(view, plays, moves)
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
     def _turn(self, view: Observation, plays: list[PlayMove], moves: Sequence[Move]) -> Move:
-        fallback = next((m for m in moves if m.kind is not MoveKind.PLAY), None)
+        fallback = None  # the first move that is not a card play (draw, pass)
+        for move in moves:
+            if move.kind is not MoveKind.PLAY:
+                fallback = move
+                break
         if not plays:
             return moves[-1] if fallback is None else fallback
+        reading = Reading(view)
         if fallback is None:
-            return max(plays, key=lambda m: self.value(view, m.card))
+            return reading.best(plays)
         if len(view.cards) == 1:
             return plays[0]  # going out
-        best = max(plays, key=lambda m: self.value(view, m.card))
-        card = best.card
+        best = reading.best(plays)
+        facts = reading.facts[best.card]
         if view.decision is Decision.DRAWN:
-            return fallback if self._bad_trade(view, card) else best
+            return fallback if reading.bad_trade(facts) else best
         extra = view.decision is Decision.PLAY_AGAIN
-        if card.is_wild and extra and not self._urgent(view, card):
+        if facts.wild and extra and not reading.urgent(facts):
             return fallback  # a free extra play is not worth a wild
-        if card.kind is Kind.TRADE_HANDS and self._bad_trade(view, card):
+        if reading.bad_trade(facts):
             return fallback
         return best
 
     def value(self, view: Observation, card: Card) -> float:
         """How much playing ``card`` now is worth (higher is better)."""
-        if card.is_wild:
-            return 60.0 if self._urgent(view, card) else -50.0 + self._wild_order(card)
-        seat, sizes = view.seat, view.hand_sizes
-        same = sum(1 for c in view.cards if c.color is card.color) - 1
-        value = 2.0 * same + rules_of(view).card_points(card) / 10
-        two = len(view.seats_in_play) == 2
-        if card.kind in NEXT_ATTACKS or (card.kind is Kind.REVERSE and two):
-            value += _pressure(sizes[view.next_seat(seat)])
-        if card.kind is Kind.DISCARD_ALL:
-            value += 3.0 * same
-        if card.kind is Kind.TRADE_HANDS:
-            value += 40.0 if not self._bad_trade(view, card) else -60.0
-        return value
-
-    def _urgent(self, view: Observation, card: Card) -> bool:
-        """Is this attack wild worth spending now, on a player about to go out?"""
-        if card.kind in AIMED_WILDS:
-            return view.hand_sizes[leader(view, view.seat)] <= THREAT
-        if card.kind in NEXT_ATTACKS:
-            return view.hand_sizes[view.next_seat(view.seat)] <= THREAT
-        return False
-
-    @staticmethod
-    def _wild_order(card: Card) -> float:
-        """Among wilds forced out, spend the plain ones first and keep the attacks."""
-        if card.kind in AIMED_WILDS:
-            return 0.0
-        return 1.0 if card.kind in NEXT_ATTACKS else 2.0
-
-    @staticmethod
-    def _bad_trade(view: Observation, card: Card) -> bool:
-        if card.kind is not Kind.TRADE_HANDS:
-            return False
-        after = len(view.cards) - 1
-        return view.hand_sizes[leader(view, view.seat)] >= after
+        return Reading(view).value(card)
 
     # -- answering a hit, a draw, a Wild Draw ------------------------------------------
     def _answer_attack(
         self, view: Observation, plays: list[PlayMove], moves: Sequence[Move]
     ) -> Move:
         if plays:  # pass the stack on; spend the cheapest card
-            return min(plays, key=lambda m: (m.card.is_wild, m.card.code))
+            return min(plays, key=lambda m: (m.card.color is None, m.card.code))
         if view.decision is Decision.STACK:
             return by_kind(moves, MoveKind.TAKE)
         return by_kind(moves, MoveKind.CHALLENGE if challenge_pays(view) else MoveKind.ACCEPT)

@@ -16,9 +16,7 @@ setting comes from.
 from __future__ import annotations
 
 import argparse
-import json
 import os
-import tomllib
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
 from dataclasses import dataclass
@@ -78,6 +76,8 @@ def load_config(path: Path) -> dict[str, str]:
         return {}
     except OSError as error:
         raise ConfigError(f"{path}: cannot read the config file ({error.strerror})") from None
+    import tomllib  # here: most runs have no config file, and every command reads this one
+
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -160,6 +160,8 @@ def _show(args: argparse.Namespace) -> int:
     # main() already copied the file into the environment: read the real sources again
     rows = effective(_environment_before_config(args))
     if args.json:
+        import json
+
         print(json.dumps({"config_file": str(config_path()), "settings": rows}, indent=2))
         return 0
     print(f"config file: {config_path()}")

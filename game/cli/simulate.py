@@ -129,14 +129,14 @@ class _Progress:
 
 
 def run(args: argparse.Namespace) -> int:
-    import json
     from contextlib import ExitStack
 
     from game.play.simulate import format_summary
-    from hardware.files import atomic_path, check_output
 
     config = _config(args, log_lines=bool(args.log))
-    if args.log:
+    if args.log:  # (the file-safety helpers load only for a log: tempfile, shutil)
+        from hardware.files import atomic_path, check_output
+
         check_output(args.log, what="--log", force=args.force, inputs=[args.custom or ""])
     _warn_if_real_time(config.launcher)
     with ExitStack() as stack:
@@ -155,7 +155,12 @@ def run(args: argparse.Namespace) -> int:
             file=sys.stderr,
             flush=True,
         )
-    print(json.dumps(summary) if args.json else format_summary(summary))
+    if args.json:
+        import json
+
+        print(json.dumps(summary))
+    else:
+        print(format_summary(summary))
     return 130 if stopped else 0
 
 

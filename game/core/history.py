@@ -97,9 +97,12 @@ class History:
         )
         return Outcome(self.winner, tuple(self.scores), self.round_number, termination)
 
-    def observation(self, seat: int) -> Observation:
-        """What ``seat`` may see now (its hand, the sizes of the others, the public history)."""
-        return observe(self, seat)  # type: ignore[arg-type]  # self is a Game
+    def observation(self, seat: int, *, history: bool = True) -> Observation:
+        """What ``seat`` may see now (its hand, the sizes of the others, the public history).
+
+        ``history=False``: without the history (a bot that never reads it decides faster).
+        """
+        return observe(self, seat, history=history)  # type: ignore[arg-type]  # self is a Game
 
     def resample_from_infostate(self, seat: int, rng: random.Random) -> Self:
         """A game identical in everything ``seat`` knows, the rest dealt again (OpenSpiel's name).

@@ -8,6 +8,14 @@ decides, its legal moves. Every list in it is in a canonical order (:func:`move_
 cards by :func:`~game.core.cards.sort_key`), never the engine's internal order, which would
 tell a seat which of its cards were dealt and which were drawn or traded.
 :meth:`game.core.engine.Game.outcome` builds an :class:`Outcome`.
+
+A bot decides hundreds of times a game, so an observation is cheap to make: it stores the
+seat's data as the engine's own values (cards, moves, enums) and renders their text only
+when read (:attr:`Observation.hand`, :attr:`Observation.legal_moves`); the history is
+redacted only for an observation that asks for it (``history=True``, the default of
+:meth:`~game.core.engine.Game.observation`; the rule bots ask for none), one event once per
+seat; and the display order of each card is worked out once (docs/performance.md,
+"Whole games").
 """
 
 from __future__ import annotations
@@ -17,8 +25,8 @@ from dataclasses import dataclass, field
 from enum import StrEnum
 from typing import TYPE_CHECKING, Any
 
-from game.core.cards import Card, sort_key
-from game.core.moves import Decision, Move
+from game.core.cards import Card, Color, sort_key
+from game.core.moves import Decision, Move, MoveKind
 
 if TYPE_CHECKING:
     from game.core.rulesets import Ruleset
@@ -58,64 +66,134 @@ class Outcome:
     termination: Termination
 
 
-def move_key(move: Move) -> tuple[int, tuple[int, int, int], str]:
-    """The canonical order of the moves a seat sees: card moves by card, then the rest."""
+MoveKey = tuple[int, tuple[int, int, int], str]
+_NO_CARD = (0, 0, 0)
+
+
+class _DisplayKeys(dict[Card, tuple[int, int, int]]):
+    """:func:`~game.core.cards.sort_key` of each card, worked out once per card."""
+
+    def __missing__(self, card: Card) -> tuple[int, int, int]:
+        self[card] = key = sort_key(card)
+        return key
+
+
+_DISPLAY = _DisplayKeys()
+
+
+def move_key(move: Move) -> MoveKey:
+    """The canonical order of the moves a seat sees: card moves by card, then the rest.
+
+    Moves with the same card go by their notation; a plain play's notation is its card's
+    code, which sorts before every other move with that card (``R7``, ``R7@3``,
+    ``give:R7``), so its key leaves the text out ("") and the order is the same.
+    """
     card: Card | None = getattr(move, "card", None)
     if card is None:
-        return (1, (0, 0, 0), str(move))
-    return (0, sort_key(card), str(move))
+        return (1, _NO_CARD, str(move))
+    if move.by is None and move.kind is MoveKind.PLAY:
+        return (0, _DISPLAY[card], "")
+    return (0, _DISPLAY[card], str(move))
 
 
 def canonical(moves: Iterable[Move]) -> tuple[Move, ...]:
     """``moves`` in :func:`move_key` order: a function of the moves, not of the hand order."""
-    return tuple(sorted(moves, key=move_key))
+    listed = moves if isinstance(moves, (list, tuple)) else list(moves)
+    if len(listed) < 2:
+        return tuple(listed)
+    return tuple(sorted(listed, key=move_key))
 
 
-@dataclass(frozen=True, slots=True, eq=False)
+def display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
+    """``cards`` sorted for display (:func:`~game.core.cards.sort_key`), as a tuple.
+
+    The key is a dictionary's own lookup, so sorting a hand makes no Python call per card.
+    """
+    return tuple(sorted(cards, key=_DISPLAY.__getitem__))
+
+
+@dataclass(slots=True, eq=False)
 class Observation:
     """Everything ``seat`` may know now; nothing about the other hands but their sizes.
 
-    The history is redacted when it is read (:attr:`history`), so a bot deciding from
-    the observation does not pay for the whole game's log at every decision.
+    The seat's own copy: nothing in it is shared with the game but immutable values and
+    the seat's own redacted log, so changing it changes nothing at the table (it is not
+    frozen because a frozen dataclass of this size took longer to build than the rule bot
+    takes to decide; docs/performance.md). The text forms (:attr:`hand`,
+    :attr:`legal_moves`, :attr:`top_card`, :attr:`active_color`, :attr:`pending`) are
+    rendered when read.
     """
 
     seat: int
-    hand: tuple[str, ...]
+    cards: tuple[Card, ...]  #: the seat's hand, in display order (:func:`display_order`)
     hand_sizes: tuple[int, ...]
-    top_card: str
-    active_color: str | None
+    top: Card  #: the top card of the discard pile
+    color: Color | None  #: the active colour (None before the first card's colour is chosen)
     direction: int
-    pending: str
+    decision: Decision  #: what :attr:`decider` is asked
     decider: int
-    legal_moves: tuple[str, ...]  #: empty unless ``seat`` decides; in :func:`move_key` order
+    #: The legal moves (what a bot returns): empty unless ``seat`` decides; in
+    #: :func:`move_key` order.
+    moves: tuple[Move, ...]
     scores: tuple[int, ...]
     pile_size: int
-    #: The same legal moves as :class:`~game.core.moves.Move` objects (what a bot returns).
-    moves: tuple[Move, ...] = ()
-    cards: tuple[Card, ...] = ()  #: the seat's hand as cards, in display order
-    seats_in_play: tuple[int, ...] = ()  #: seats not eliminated
-    actor: int = 0  #: the seat whose card is being resolved (who hit, who played a Wild Draw)
-    stacked: int = 0  #: presses waiting on a stack or a challenge
-    uno_pending: int | None = None  #: a seat down to one card that has not called UNO
-    drawn_card: Card | None = None  #: the card this seat's DRAWN decision is about
-    round_number: int = 0
-    total_turns: int = 0
+    seats_in_play: tuple[int, ...]  #: seats not eliminated
+    actor: int  #: the seat whose card is being resolved (who hit, who played a Wild Draw)
+    stacked: int  #: presses waiting on a stack or a challenge
+    uno_pending: int | None  #: a seat down to one card that has not called UNO
+    drawn_card: Card | None  #: the card this seat's DRAWN decision is about
+    round_number: int
+    total_turns: int
     ruleset: Ruleset | None = None  #: the rules (public: everyone knows what is played)
     #: The events as this seat saw them, already redacted (shared with later observations of
     #: the same game, which only append): nothing in an observation holds what the seat may
     #: not know, not even in a private field.
     _seen: Sequence[dict[str, Any]] = field(default=(), repr=False)
-    _length: int = field(default=0, repr=False)
+    #: How many of them this observation covers; None when it was made without its history.
+    _length: int | None = field(default=None, repr=False)
 
     @property
     def history(self) -> tuple[dict[str, Any], ...]:
-        """Every event so far as this seat saw it (:func:`redact`)."""
+        """Every event so far as this seat saw it (:func:`redact`).
+
+        Raises ValueError for an observation made with ``history=False``.
+        """
+        if self._length is None:
+            raise ValueError(
+                "this observation was made without its history: "
+                "use game.observation(seat) (history=True)"
+            )
         return tuple(self._seen[: self._length])
 
     @property
-    def decision(self) -> Decision:
-        """:attr:`pending` as a :class:`~game.core.moves.Decision`."""
-        return Decision(self.pending)
+    def has_history(self) -> bool:
+        """Was the history recorded (``history=True``)?"""
+        return self._length is not None
+
+    @property
+    def hand(self) -> tuple[str, ...]:
+        """The seat's hand as card codes, in display order."""
+        return tuple(card.code for card in self.cards)
+
+    @property
+    def legal_moves(self) -> tuple[str, ...]:
+        """:attr:`moves` in notation (``docs/notation.md``), in the same order."""
+        return tuple(map(str, self.moves))
+
+    @property
+    def top_card(self) -> str:
+        """The top card's code."""
+        return self.top.code
+
+    @property
+    def active_color(self) -> str | None:
+        """The active colour's letter (``R``, ``B``, ``G``, ``Y``) or None."""
+        return None if self.color is None else self.color.value
+
+    @property
+    def pending(self) -> str:
+        """:attr:`decision` as its logged name (``turn``, ``color``, ...)."""
+        return self.decision.value
 
     @property
     def num_players(self) -> int:
@@ -131,16 +209,18 @@ class Observation:
 
     def _key(self) -> tuple[Any, ...]:
         return (
-            self.seat, self.hand, self.hand_sizes, self.top_card, self.active_color,
-            self.direction, self.pending, self.decider, self.legal_moves, self.scores,
-            self.pile_size, self.seats_in_play, self.actor, self.stacked, self.uno_pending,
-            self.drawn_card, self.round_number, self.total_turns,
+            self.seat, self.cards, self.hand_sizes, self.top, self.color, self.direction,
+            self.decision, self.decider, self.legal_moves, self.scores, self.pile_size,
+            self.seats_in_play, self.actor, self.stacked, self.uno_pending, self.drawn_card,
+            self.round_number, self.total_turns, self.has_history,
         )  # fmt: skip
 
     def __eq__(self, other: object) -> bool:
         if not isinstance(other, Observation):
             return NotImplemented
-        return self._key() == other._key() and self.history == other.history
+        if self._key() != other._key():
+            return False
+        return not self.has_history or self.history == other.history
 
     def __hash__(self) -> int:
         return hash(self._key())
@@ -159,7 +239,7 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
     if kind == "game_start":
         return {k: v for k, v in event.items() if k not in _SECRET_START}
     if kind == "reload":  # which cards went in is public, their shuffled order never
-        return {**event, "cards": sorted(event["cards"], key=_card_order)}
+        return {**event, "cards": sorted(event["cards"], key=_CARD_ORDER.__getitem__)}
     private = _PRIVATE.get(kind)
     if private is None or private[0] not in event:
         return event
@@ -167,12 +247,28 @@ def redact(event: dict[str, Any], seat: int) -> dict[str, Any]:
     if not any(event.get(viewer) == seat for viewer in viewers):
         return {k: v for k, v in event.items() if k != name}
     if kind == "decision":  # the moves offered, in the order the seat may know
-        return {**event, "moves": [str(m) for m in canonical(map(Move.parse, event["moves"]))]}
+        return {**event, "moves": sorted(event["moves"], key=_NOTATION_ORDER.__getitem__)}
     return event
 
 
-def _card_order(code: str) -> tuple[tuple[int, int, int], str]:
-    return sort_key(Card.parse(code)), code
+class _CardOrder(dict[str, tuple[tuple[int, int, int], str]]):
+    """The canonical order of a card code: its card's :func:`sort_key`, then the code."""
+
+    def __missing__(self, code: str) -> tuple[tuple[int, int, int], str]:
+        self[code] = key = (sort_key(Card.parse(code)), code)
+        return key
+
+
+class _NotationOrder(dict[str, MoveKey]):
+    """:func:`move_key` of a move's notation (a bounded set: a ruleset's cards and moves)."""
+
+    def __missing__(self, text: str) -> MoveKey:
+        self[text] = key = move_key(Move.parse(text))
+        return key
+
+
+_CARD_ORDER = _CardOrder()
+_NOTATION_ORDER = _NotationOrder()
 
 
 def _count(cards: list[str] | int) -> int:
@@ -217,45 +313,64 @@ def seen_by(game: Engine, seat: int) -> list[dict[str, Any]]:
     if log is None or done > len(events) or (done and events[done - 1] is not log.sources[-1]):
         log = logs[seat] = _SeatLog()
         done = 0
-    for event in events[done:]:
-        log.sources.append(event)
-        log.seen.append(redact(event, seat) if event["type"] in _SEAT_DEPENDENT else event)
-    return log.seen
+    new = events[done:]
+    log.sources += new
+    seen, dependent = log.seen, _SEAT_DEPENDENT
+    for event in new:
+        seen.append(redact(event, seat) if event["type"] in dependent else event)
+    return seen
 
 
-def observe(game: Engine, seat: int) -> Observation:
-    """What ``seat`` may see of ``game`` now (:meth:`game.core.engine.Game.observation`)."""
-    mine = seat == game.decider and game.pending is not Decision.PRESS
-    moves = canonical(game.legal_moves()) if mine else ()
-    cards = tuple(game.hand(seat))
-    drawn = game.drawn_card if mine and game.pending is Decision.DRAWN else None
+def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
+    """What ``seat`` may see of ``game`` now (:meth:`game.core.engine.Game.observation`).
+
+    ``history=False`` leaves the history out (:attr:`Observation.history` then raises):
+    a bot that never reads it does not pay for redacting the log.
+    """
+    pending, decider, hands = game.pending, game.decider, game.hands
+    mine = seat == decider and pending is not Decision.PRESS
     return Observation(
-        seat=seat,
-        hand=tuple(c.code for c in cards),
-        hand_sizes=tuple(game.hand_sizes),
-        top_card=game.discard[-1].code,
-        active_color=game.active_color.value if game.active_color else None,
-        direction=game.direction,
-        pending=game.pending.value,
-        decider=game.decider,
-        legal_moves=tuple(map(str, moves)),
-        scores=tuple(game.scores),
-        pile_size=len(game.pile),
-        moves=moves,
-        cards=cards,
-        seats_in_play=tuple(game.seats_in_play),
-        actor=game.actor,
-        stacked=game.stacked,
-        uno_pending=game.uno_pending,
-        drawn_card=drawn,
-        round_number=game.round_number,
-        total_turns=game.total_turns,
-        ruleset=game.ruleset,
-        _seen=seen_by(game, seat),
-        _length=len(game.events),
+        seat,
+        display_order(hands[seat]),
+        tuple(map(len, hands)),
+        game.discard[-1],
+        game.active_color,
+        game.direction,
+        pending,
+        decider,
+        canonical(game.legal_moves()) if mine else (),
+        tuple(game.scores),
+        len(game.pile),
+        _in_play(game.eliminated),
+        game.actor,
+        game.stacked,
+        game.uno_pending,
+        game.drawn_card if mine and pending is Decision.DRAWN else None,
+        game.round_number,
+        game.total_turns,
+        game.ruleset,
+        seen_by(game, seat) if history else (),
+        len(game.events) if history else None,
     )
+
+
+class _AllSeats(dict[int, tuple[int, ...]]):
+    def __missing__(self, n: int) -> tuple[int, ...]:
+        self[n] = seats = tuple(range(n))
+        return seats
+
+
+#: ``(0, 1, ..., n - 1)``: every seat in play, the common case.
+_ALL = _AllSeats()
+
+
+def _in_play(eliminated: Sequence[bool]) -> tuple[int, ...]:
+    """The seats not eliminated."""
+    if not any(eliminated):
+        return _ALL[len(eliminated)]
+    return tuple(seat for seat, out in enumerate(eliminated) if not out)
 
 
 def seat_table_moves(game: Engine, seat: int, moves: Iterable[Move]) -> tuple[Move, ...]:
     """``seat``'s own out-of-turn moves among ``moves``, in canonical order."""
-    return canonical(m for m in moves if game.seat_of(m) == seat)
+    return canonical([m for m in moves if game.seat_of(m) == seat])

@@ -414,14 +414,18 @@ def play_out(
     """
     from game.bots.base import Bot, offer_table_moves
 
+    play, settle = game.play, chance.settle
+
     def make(move: Move | str) -> None:
-        game.play(move)
-        if game.round.pending is Decision.PRESS:
-            chance.settle(game)
+        play(move)
+        if game.round.pending is _PRESS:
+            settle(game)
 
     bots = [d for d in deciders if isinstance(d, Bot)]
     offer = table_moves and len(bots) == len(deciders)
-    chance.settle(game)
+    #: Each seat's bot, or None where a function decides (it may return WAIT or None).
+    seat_bots = [d if isinstance(d, Bot) else None for d in deciders]
+    settle(game)
     while not game.is_game_over():
         if stop is not None and stop(game):
             return
@@ -436,13 +440,17 @@ def play_out(
                 if game.is_round_over() or game.is_game_over():
                     continue
             seat = game.decider
-            decider = deciders[seat]
-            choice = decider.choose(game, seat) if isinstance(decider, Bot) else decider(game, seat)
-            if isinstance(choice, Wait):
-                return
-            move = choice
-            if move is not None:
+            bot = seat_bots[seat]
+            if bot is not None:  # a bot always returns one of the seat's moves
+                move = bot.choose(game, seat)
                 make(move)
+            else:
+                choice = deciders[seat](game, seat)  # type: ignore[operator]  # not a Bot
+                if isinstance(choice, Wait):
+                    return
+                move = choice
+                if move is not None:
+                    make(move)
             if offer and game.table_moves():
                 offer_table_moves(game, bots, play=make)
         if on_step is not None:

@@ -15,8 +15,6 @@ instead of unpickling and encoding every event (``bench/bench_workers.py``).
 
 from __future__ import annotations
 
-import multiprocessing
-import threading
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass, field
 from functools import partial
@@ -133,6 +131,8 @@ def run(config: SimConfig, workers: int = 1) -> Iterator[GameResult]:
     if workers <= 1 or config.games == 1:
         yield from map(job, range(config.games))
         return
+    import multiprocessing  # here: one worker (the common run) never needs it
+
     with multiprocessing.get_context(start_method()).Pool(workers) as pool:
         yield from pool.imap(job, range(config.games), chunksize=1)
 
@@ -145,6 +145,9 @@ def start_method() -> str:
     threads (a GUI, a server) gets ``spawn``. Results do not depend on it: every game's
     randomness comes from its own seed.
     """
+    import multiprocessing
+    import threading
+
     if "fork" in multiprocessing.get_all_start_methods() and threading.active_count() == 1:
         return "fork"
     return "spawn"
