@@ -20,6 +20,7 @@ generator, seeded by ``reset(seed=...)``; an episode is one round; the winner's 
 
 from __future__ import annotations
 
+import random
 import secrets
 from typing import Any
 
@@ -28,7 +29,7 @@ from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 
-from game.rl.table import CHANCE, Table, TableSpec
+from game.rl.table import Table, TableSpec
 
 RENDER_MODES = ("human", "ansi")
 
@@ -76,7 +77,7 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
             )
             for agent in self.possible_agents
         }
-        self._rng = np.random.default_rng(secrets.randbits(64))
+        self._rng = random.Random(secrets.randbits(64))
         self.table: Table | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -89,15 +90,15 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round; ``seed`` reseeds the environment's generator (deal and presses)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.table = Table(self.spec, int(self._rng.integers(2**63)))
+            self._rng = random.Random(seed)
+        self.table = Table(self.spec, self._rng.getrandbits(63))
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._press_until_a_seat_acts()
+        self.table.press_until_a_seat_acts(self._rng.random)
         self.agent_selection = self.possible_agents[self.table.actor]
 
     def step(self, action: int | None) -> None:
@@ -109,7 +110,7 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         table = self._table()
         self._cumulative_rewards[agent] = 0.0
         table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
-        self._press_until_a_seat_acts()
+        table.press_until_a_seat_acts(self._rng.random)
         if table.is_terminal():
             for seat, reward in enumerate(table.returns()):
                 name = self.possible_agents[seat]
@@ -123,10 +124,10 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
         table, seat = self._table(), self._seat[agent]
-        mask = np.zeros(self._size, np.int8)
-        if seat == table.actor:
-            mask[table.legal_actions()] = 1
-        return {"observation": table.information_state_tensor(seat), "action_mask": mask}
+        return {
+            "observation": table.information_state_tensor(seat),
+            "action_mask": table.action_mask(seat),
+        }
 
     def render(self) -> str | None:
         """The table as text: every seat's hand size, the top card, who acts and its moves."""
@@ -158,12 +159,3 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         if self.table is None:
             raise RuntimeError("call reset() before using the environment")
         return self.table
-
-    def _press_until_a_seat_acts(self) -> None:
-        """Sample every press (the environment's generator) until a seat acts or the end."""
-        table = self._table()
-        while table.actor == CHANCE:
-            counts, probabilities = zip(*table.chance_outcomes(), strict=True)
-            cumulative = np.cumsum(probabilities)
-            pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], "right"))
-            table.apply(counts[min(pick, len(counts) - 1)])
