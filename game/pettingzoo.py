@@ -36,7 +36,51 @@ RENDER_MODES = ("human", "ansi")
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment, wrapped in PettingZoo's order-enforcing wrapper (see :func:`raw_env`)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _forwarded(name: str, *, after_reset: bool = True) -> property:
+    """A read of the environment's ``name`` (before ``reset()``: PettingZoo's AttributeError)."""
+
+    def read(self: OrderEnforcingWrapper) -> Any:
+        if after_reset and not self.has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(read, doc=f"The environment's ``{name}``.")
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # pettingzoo ships no type hints
+    """PettingZoo's order-enforcing wrapper, with the reads of every step made directly.
+
+    PettingZoo's wrapper hands the environment's attributes on through ``__getattr__``,
+    which Python calls only once the ordinary lookup has failed and built an
+    AttributeError: about 9,100 instructions a read, and ``last()`` and ``step()`` make six
+    a step, more than the rules engine's whole move (docs/rl.md, "Why the step is written
+    this way"). Here the attributes they read are properties that forward them, with
+    PettingZoo's check: read before ``reset()``, they raise its AttributeError. Everything
+    else (the order checks of ``step``, ``observe``, ``render``, ``agent_iter``) is
+    PettingZoo's own.
+    """
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards", after_reset=False)
+
+    def __init__(self, env: AECEnv) -> None:
+        self.has_reset = False
+        super().__init__(env)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self.has_reset = True
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def raw_env(
@@ -98,7 +142,8 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self.table.press_until_a_seat_acts(self._rng.random)
+        self._uniform = self._rng.random
+        self.table.press_until_a_seat_acts(self._uniform)
         self.agent_selection = self.possible_agents[self.table.actor]
 
     def step(self, action: int | None) -> None:
@@ -110,19 +155,20 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         table = self._table()
         self._cumulative_rewards[agent] = 0.0
         table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
-        table.press_until_a_seat_acts(self._rng.random)
+        table.press_until_a_seat_acts(self._uniform)
         if table.is_terminal():
             for seat, reward in enumerate(table.returns()):
                 name = self.possible_agents[seat]
                 self.rewards[name] = reward
                 self.terminations[name] = True
+            self._accumulate_rewards()  # before the end every reward is 0: nothing to add
         else:
             self.agent_selection = self.possible_agents[table.actor]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's information-state tensor and its action mask (all 0 unless it acts)."""
         table, seat = self._table(), self._seat[agent]
         return {
             "observation": table.information_state_tensor(seat),

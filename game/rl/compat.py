@@ -92,6 +92,17 @@ def press_outcomes(game: Game, profile: Profile | None, press: PressState) -> Pr
     return outcomes
 
 
+def outcomes_by_load(profile: Profile | None) -> tuple[PressOutcomes, ...] | None:
+    """A memoryless press's outcomes for each load 0, 1, ... up to the largest count (the
+    last entry stands for every larger load), or None for a profile with a memory."""
+    if profile is None:
+        return _PILE
+    if type(profile) is not IIDProfile:
+        return None
+    wanted = profile.probabilities
+    return tuple(_capped(wanted, load) for load in range(profile.max_count + 1))
+
+
 def chance_outcomes(
     game: Game, profile: Profile | None, press: PressState
 ) -> list[tuple[FiredMove, float]]:

@@ -127,28 +127,31 @@ class Table:
     def __init__(self, spec: TableSpec, seed: int) -> None:
         self.spec = spec
         self.seed = seed
-        odds = compat.press_odds(spec.launcher_profile)
+        profile = self._profile = spec.launcher_profile
+        odds = compat.press_odds(profile)
         self.game = Game(spec.rules, spec.players, _quick_copying(seed), seed=seed, press_odds=odds)
         self.press = compat.PressState()
+        #: A memoryless press's outcomes by load (None: the profile has a memory).
+        self._by_load = compat.outcomes_by_load(profile)
         #: Seats that waited in the current offer of out-of-turn moves.
         self.declined: set[int] = set()
         self._actions = spec.actions
-        self._profile = spec.launcher_profile
         self._tensors = _TensorLayout.of(spec)
-        #: What happened, in order: the engine's events and the moves (actor, name, private).
-        self.log: list[dict[str, Any] | tuple[int | None, str, bool]] = []
+        #: The moves made, each (events before it, actor or None for a press, name, private):
+        #: with the engine's events, what happened in order.
+        self.moves: list[tuple[int, int | None, str, bool]] = []
         #: Per seat, the log as it saw it, one token an entry (made when first asked for).
         self.views: list[list[str]] = [[] for _ in range(spec.players)]
-        self._viewed = 0
-        #: Every seat's played cards this round (public), by face: seat-major, one row a seat.
+        self._viewed = (0, 0)  # events, moves
+        #: Every seat's played cards this round (public), by face: seat-major, one row a seat,
+        #: counted from the events up to ``_counted`` (when a tensor is asked for).
         self.played = array("f", bytes(4 * spec.players * len(self._actions.cards)))
-        self._seen = 0
+        self._counted = 0
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
         self.offering = False
         self._legal: dict[int, Move | None] | None = None
         self._outcomes = _NO_PRESS
-        self._absorb()
         self._settle()
 
     # -- the sequential view ------------------------------------------------------------
@@ -171,16 +174,17 @@ class Table:
         return list(zip(counts, probabilities, strict=True))
 
     def legal(self) -> dict[int, Move | None]:
-        """The actor's moves by action id, sorted (None is ``wait``); empty at chance/terminal."""
+        """The actor's moves by action id (None is ``wait``); empty at chance/terminal."""
         legal = self._legal
         if legal is None:
             legal = self._legal = self._compute_legal()
         return legal
 
     def legal_actions(self) -> list[int]:
+        """The actor's action ids (at a chance node: the press outcomes), ascending."""
         if self.actor == CHANCE:
             return list(self._outcomes.counts)
-        return list(self.legal())
+        return sorted(self.legal())
 
     def action_mask(self, seat: int) -> np.ndarray:
         """1 for each id ``seat`` may take now (all 0 when it does not act), as int8."""
@@ -197,26 +201,29 @@ class Table:
             if action not in self._outcomes.counts:
                 raise IllegalMove(f"a press cannot shoot {action} cards here")
             self._press(action)
+            self._settle()
+            return
+        legal = self._legal if self._legal is not None else self.legal()
+        if action not in legal:
+            raise IllegalMove(f"action {action} is not legal for seat {actor} now")
+        move = legal[action]
+        before = len(self.game.events)
+        if move is None:
+            self.declined.add(actor)
         else:
-            moves = self._legal if self._legal is not None else self.legal()
-            if action not in moves:
-                raise IllegalMove(f"action {action} is not legal for seat {actor} now")
-            move = moves[action]
-            if move is None:
-                self.declined.add(actor)
-            else:
+            if self.declined:
                 self.declined.clear()
-                self.game.play(move)
-            private = move is not None and move.kind is _GIVE
-            self.log.append((actor, self._actions.names[action], private))
-        self._absorb()
+            self.game.play(move)
+        private = move is not None and move.kind is _GIVE
+        self.moves.append((before, actor, self._actions.names[action], private))
         self._settle()
 
     def press_until_a_seat_acts(self, uniform: Callable[[], float]) -> None:
         """Sample every pending press (``uniform()``: a number in [0, 1)) until a seat acts."""
         while self.actor == CHANCE:
             counts, _, cumulative = self._outcomes
-            self.apply(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
+            self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
+            self._settle()
 
     def returns(self) -> list[float]:
         """Zero-sum: +1 to the round's winner, -1/(n-1) to the rest; 0 before the end."""
@@ -287,6 +294,7 @@ class Table:
         at = layout.scalars
         out[at], out[at + 1], out[at + 2] = state.direction, state.stack, len(state.pile)
         if recall:  # every seat's played cards, rows from the seat itself to its right
+            self._count_played()
             at, cut, played = layout.observation_size, seat * layout.faces, self.played
             split = at + len(played) - cut
             out[at:split] = played[cut:]
@@ -313,7 +321,7 @@ class Table:
     def _copy_memory(self, other: Table) -> None:
         self.press = dataclasses.replace(other.press)
         self.declined = set(other.declined)
-        self.log = list(other.log)
+        self.moves = list(other.moves)
         self.views = [list(view) for view in other.views]
         self.played = other.played[:]
         self._legal = None
@@ -347,10 +355,16 @@ class Table:
 
     # -- the machinery --------------------------------------------------------------------
     def _press(self, count: int) -> None:
-        self.declined.clear()
-        self.game.play(fired(count))
-        compat.after_press(self.game, self._profile, self.press, count)
-        self.log.append((None, _FIRED_NAMES[count] if count < 64 else f"fired:{count}", False))
+        """The pending press shot ``count`` cards (a count it can shoot)."""
+        if self.declined:
+            self.declined.clear()
+        game = self.game
+        before = len(game.events)
+        game.play(fired(count))
+        if self._by_load is None:  # the profile has a memory: advance it
+            compat.after_press(game, self._profile, self.press, count)
+        name = _FIRED_NAMES[count] if count < len(_FIRED_NAMES) else f"fired:{count}"
+        self.moves.append((before, None, name, False))
 
     def _settle(self) -> None:
         """Make the presses that have one outcome; find who acts next."""
@@ -358,21 +372,24 @@ class Table:
         while True:
             state = self.game.round
             pending = state.pending
-            if pending in _DONE:
-                self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False
-                return
             if pending is not _PRESS:
+                if pending in _DONE:
+                    self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False
+                    return
                 self._outcomes = _NO_PRESS
                 offered = self._offered_seat()
                 self.offering = offered is not None
                 self.actor = state.decider if offered is None else offered
                 return
-            outcomes = compat.press_outcomes(self.game, self._profile, self.press)
+            by_load = self._by_load
+            if by_load is not None:
+                outcomes = by_load[min(len(state.pile), len(by_load) - 1)]
+            else:
+                outcomes = compat.press_outcomes(self.game, self._profile, self.press)
             if len(outcomes.counts) > 1:
                 self.actor, self.offering, self._outcomes = CHANCE, False, outcomes
                 return
             self._press(outcomes.counts[0])
-            self._absorb()
 
     def _offered_seat(self) -> int | None:
         """The next seat to be offered its out-of-turn moves, or None (the decider moves)."""
@@ -401,35 +418,40 @@ class Table:
             return dict(sorted(offered.items()))
         return self._actions.encode_all(game.legal_moves())  # type: ignore[return-value]
 
-    def _absorb(self) -> None:
-        """Log the engine's new events; count the cards played."""
+    def _count_played(self) -> None:
+        """Count the cards played in the events since the last count."""
         events = self.game.events
-        if len(events) == self._seen:
+        if self._counted == len(events):
             return
-        new = events[self._seen :]
-        self._seen = len(events)
-        self.log += new
         played, row, face = self.played, len(self._actions.cards), self._tensors.face_of_code
-        for event in new:
+        for event in events[self._counted :]:
             if event["type"] == "play":
                 played[event["player"] * row + face[event["card"]]] += 1
+        self._counted = len(events)
 
     def _view(self, seat: int) -> list[str]:
-        """``seat``'s tokens of the log: each event as the engine redacts it for that seat."""
-        log, views = self.log, self.views
-        for entry in log[self._viewed :]:
-            if isinstance(entry, tuple):
-                actor, name, private = entry
+        """``seat``'s tokens of what happened: the engine's events as the engine redacts them
+        for that seat, and the moves (a ``give`` names its card to the giver only)."""
+        events, moves, views = self.game.events, self.moves, self.views
+        seen, told = self._viewed
+        while True:
+            if told < len(moves) and moves[told][0] <= seen:  # a move, before its events
+                _, actor, name, private = moves[told]
                 token = name if actor is None else f"{actor}:{name}"
                 hidden = f"{actor}:give" if private else token
                 for other, view in enumerate(views):
                     view.append(token if other == actor else hidden)
-                continue
-            public = _token(entry)
-            for other, view in enumerate(views):
-                seen = redact(entry, other)
-                view.append(public if seen is entry else _token(seen))
-        self._viewed = len(log)
+                told += 1
+            elif seen < len(events):
+                event = events[seen]
+                public = _token(event)
+                for other, view in enumerate(views):
+                    redacted = redact(event, other)
+                    view.append(public if redacted is event else _token(redacted))
+                seen += 1
+            else:
+                break
+        self._viewed = seen, told
         return views[seat]
 
 
