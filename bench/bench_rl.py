@@ -1,17 +1,22 @@
 """The RL wrappers measured: environment speed against RLCard's UNO, and an ISMCTS match.
 
-    python bench/bench_rl.py speed --seconds 20
+    python bench/bench_rl.py speed --seconds 24 --rlcard-python /tmp/rlcard-venv/bin/python
     python bench/bench_rl.py ismcts --against rule --games 30 --simulations 50
     python bench/bench_rl.py ismcts --against search:iterations=64 --games 20 --simulations 50
 
-``speed``: steps per second of four loops, run interleaved in one process (one-second
-slices in turn, so machine load falls on all of them alike): RLCard's ``rlcard.make("uno")``
-environment loop (``env.step`` returns the next state and its legal actions), our PettingZoo
-environment (``env.step`` then ``env.last()``: the next agent's observation and mask), and the
-OpenSpiel state (``apply_action`` then ``legal_actions``), and, as the floor under both, the
-rules engine alone (``Game.play`` and ``legal_moves``, presses fed directly). Every loop plays
-uniformly random legal moves, Attack with 2 players (RLCard's UNO is two-player only). rlcard
-comes from PyPI and is needed only here (``pip install rlcard``), not by uno-attack.
+``speed``: steps per second of five loops, interleaved in one run (one-second slices in
+turn, so machine load falls on all of them alike): RLCard's ``rlcard.make("uno")``
+environment loop (``env.step`` returns the next state and its legal actions), run in
+RLCard's own venv (``--rlcard-python``; a child process that times the slices it is asked
+for); our PettingZoo environment as ``game.pettingzoo.env(...)`` gives it (``env.step`` then
+``env.last()``: the next agent's observation and mask), and the same bare environment in
+PettingZoo's stock ``OrderEnforcingWrapper``; the OpenSpiel state (``apply_action`` then
+``legal_actions``); and, as the floor under them, the rules engine alone (``Game.play`` and
+``legal_moves``, presses fed directly). Every loop plays uniformly random legal moves,
+Attack with 2 players (RLCard's UNO is two-player only). Each loop's rate in a round of
+slices is divided by RLCard's in the same round; the median [min..max] of those ratios is
+printed. rlcard (1.2.0 here) comes from PyPI and is needed only here
+(``python3 -m venv /tmp/rlcard-venv && /tmp/rlcard-venv/bin/pip install rlcard==1.2.0``).
 
 ``ismcts``: OpenSpiel's information-set MCTS bot (open_spiel.python.algorithms.ismcts) plays
 one round at a time against one of our bots (game.bots), seats alternating; one round is one
@@ -37,12 +42,13 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 import game.openspiel  # noqa: E402, F401  # registers python_uno_attack
 from game.bots.base import Bot  # noqa: E402
 from game.bots.registry import make_bot  # noqa: E402
 from game.experiment.stats import wilson  # noqa: E402
-from game.pettingzoo import env  # noqa: E402
+from game.pettingzoo import env, raw_env  # noqa: E402
 from game.rl.table import CHANCE, Table  # noqa: E402
 
 # -- speed -----------------------------------------------------------------------------------
@@ -102,9 +108,16 @@ def timed(body: Callable[[float], int]) -> Loop:
     return run
 
 
-def pettingzoo_loop(seed: int) -> Loop:
-    """The environment as a user gets it: ``game.pettingzoo.env(...)``, its wrappers included."""
-    table = env(ruleset="attack", players=2)
+def pettingzoo_loop(seed: int, stock_wrapper: bool = False) -> Loop:
+    """The environment as a user gets it: ``game.pettingzoo.env(...)``, its wrapper included.
+
+    ``stock_wrapper``: the bare environment in PettingZoo's own ``OrderEnforcingWrapper``
+    instead of env()'s (the same checks, its reads through ``__getattr__``), for comparison.
+    """
+    if stock_wrapper:
+        table = wrappers.OrderEnforcingWrapper(raw_env(ruleset="attack", players=2))
+    else:
+        table = env(ruleset="attack", players=2)
     table.reset(seed=seed)
     rng = random.Random(seed)
 
@@ -187,6 +200,7 @@ def speed(seconds: float, seed: int, rlcard_python: str) -> None:
         RLCARD: rlcard_loop(seed, rlcard_python),
         "engine alone (Game.play + legal_moves)": engine_loop(seed),
         "game.pettingzoo env() (step + last)": pettingzoo_loop(seed),
+        "  the same in PettingZoo's stock wrapper": pettingzoo_loop(seed, stock_wrapper=True),
         "game.openspiel (apply_action + legal_actions)": openspiel_loop(seed),
     }
     steps = dict.fromkeys(loops, 0)

@@ -28,6 +28,7 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
 from game.rl.table import Table, TableSpec
 
@@ -78,6 +79,12 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # pettingzoo ships
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         self.has_reset = True
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The environment's own ``last()`` (PettingZoo's wrapper reads it field by field)."""
+        if observe and not self.has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)  # type: ignore[no-any-return]
 
     def __str__(self) -> str:
         return str(self.env)

@@ -78,16 +78,16 @@ class ActionSpace:
         return self.bare[move.kind]
 
     def encode_all(self, moves: list[Move]) -> dict[int, Move]:
-        """``{id: move}`` for ``moves``, sorted by id (the first move of an id wins).
+        """``{id: move}`` for the decider's ``moves``, in their order.
 
-        The decider's moves at every step: the plays are looked up here without a call each.
+        Its moves all have different shapes, so different ids. Made at every step: the
+        plays are looked up here without a call each.
         """
         play, play_of, encode = self.play, self.play_of, self.encode
-        ids = [
-            play + play_of[move.card] if type(move) is PlayMove else encode(move) for move in moves
-        ]
-        by_id = dict(zip(reversed(ids), reversed(moves), strict=True))
-        return dict(sorted(by_id.items())) if len(by_id) > 1 else by_id
+        return {
+            play + play_of[move.card] if type(move) is PlayMove else encode(move): move
+            for move in moves
+        }
 
     def name(self, action: int) -> str:
         return self.names[action]
