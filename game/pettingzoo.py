@@ -84,7 +84,7 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # pettingzoo ships
         """The environment's own ``last()`` (PettingZoo's wrapper reads it field by field)."""
         if observe and not self.has_reset:
             EnvLogger.error_observe_before_reset()
-        return self.env.last(observe)  # type: ignore[no-any-return]
+        return self.env.last(observe)
 
     def __str__(self) -> str:
         return str(self.env)
