@@ -1,17 +1,22 @@
 """The RL wrappers measured: environment speed against RLCard's UNO, and an ISMCTS match.
 
-    python bench/bench_rl.py speed --seconds 20
+    python bench/bench_rl.py speed --seconds 24 --rlcard-python /tmp/rlcard-venv/bin/python
     python bench/bench_rl.py ismcts --against rule --games 30 --simulations 50
     python bench/bench_rl.py ismcts --against search:iterations=64 --games 20 --simulations 50
 
-``speed``: steps per second of four loops, run interleaved in one process (one-second
-slices in turn, so machine load falls on all of them alike): RLCard's ``rlcard.make("uno")``
-environment loop (``env.step`` returns the next state and its legal actions), our PettingZoo
-environment (``env.step`` then ``env.last()``: the next agent's observation and mask), and the
-OpenSpiel state (``apply_action`` then ``legal_actions``), and, as the floor under both, the
-rules engine alone (``Game.play`` and ``legal_moves``, presses fed directly). Every loop plays
-uniformly random legal moves, Attack with 2 players (RLCard's UNO is two-player only). rlcard
-comes from PyPI and is needed only here (``pip install rlcard``), not by uno-attack.
+``speed``: steps per second of five loops, interleaved in one run (one-second slices in
+turn, so machine load falls on all of them alike): RLCard's ``rlcard.make("uno")``
+environment loop (``env.step`` returns the next state and its legal actions), run in
+RLCard's own venv (``--rlcard-python``; a child process that times the slices it is asked
+for); our PettingZoo environment as ``game.pettingzoo.env(...)`` gives it (``env.step`` then
+``env.last()``: the next agent's observation and mask), and the same bare environment in
+PettingZoo's stock ``OrderEnforcingWrapper``; the OpenSpiel state (``apply_action`` then
+``legal_actions``); and, as the floor under them, the rules engine alone (``Game.play`` and
+``legal_moves``, presses fed directly). Every loop plays uniformly random legal moves,
+Attack with 2 players (RLCard's UNO is two-player only). Each loop's rate in a round of
+slices is divided by RLCard's in the same round; the median [min..max] of those ratios is
+printed. rlcard (1.2.0 here) comes from PyPI and is needed only here
+(``python3 -m venv /tmp/rlcard-venv && /tmp/rlcard-venv/bin/pip install rlcard==1.2.0``).
 
 ``ismcts``: OpenSpiel's information-set MCTS bot (open_spiel.python.algorithms.ismcts) plays
 one round at a time against one of our bots (game.bots), seats alternating; one round is one
@@ -25,6 +30,8 @@ from __future__ import annotations
 import argparse
 import math
 import random
+import statistics
+import subprocess
 import sys
 import time
 from collections.abc import Callable
@@ -35,55 +42,97 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 import numpy as np  # noqa: E402
 import pyspiel  # noqa: E402
 from open_spiel.python.algorithms import ismcts  # noqa: E402
+from pettingzoo.utils import wrappers  # noqa: E402
 
 import game.openspiel  # noqa: E402, F401  # registers python_uno_attack
 from game.bots.base import Bot  # noqa: E402
 from game.bots.registry import make_bot  # noqa: E402
 from game.experiment.stats import wilson  # noqa: E402
-from game.pettingzoo import raw_env  # noqa: E402
+from game.pettingzoo import env, raw_env  # noqa: E402
 from game.rl.table import CHANCE, Table  # noqa: E402
 
-Loop = Callable[[float], int]
-
-
 # -- speed -----------------------------------------------------------------------------------
-def rlcard_loop(seed: int) -> Loop:
-    import rlcard
+#: RLCard's environment loop, run in RLCard's own interpreter (``--rlcard-python``): it reads
+#: a slice length in seconds per line from stdin, runs ``env.step`` on uniformly random legal
+#: actions for that long and answers ``steps seconds``, so its slices interleave with ours.
+RLCARD_WORKER = r"""
+import random, sys, time
+import rlcard
 
-    env = rlcard.make("uno", config={"seed": seed})
-    rng = random.Random(seed)
-    state: dict = {}
+seed = int(sys.argv[1])
+env = rlcard.make("uno", config={"seed": seed})
+rng = random.Random(seed)
+state = {}
+for line in sys.stdin:
+    start = time.perf_counter()
+    until, steps = start + float(line), 0
+    while time.perf_counter() < until:
+        if not state or env.is_over():
+            state, _ = env.reset()
+        state, _ = env.step(rng.choice(list(state["legal_actions"])))
+        steps += 1
+    print(steps, time.perf_counter() - start, flush=True)
+"""
 
-    def run(until: float) -> int:
-        nonlocal state
-        steps = 0
-        while time.perf_counter() < until:
-            if not state or env.is_over():
-                state, _ = env.reset()
-            state, _ = env.step(rng.choice(list(state["legal_actions"])))
-            steps += 1
-        return steps
+#: A loop runs for about the given seconds and says (steps made, seconds it took).
+Loop = Callable[[float], tuple[int, float]]
+
+
+def rlcard_loop(seed: int, python: str) -> Loop:
+    """RLCard's ``rlcard.make("uno")`` loop in a child process of ``python`` (its venv)."""
+    child = subprocess.Popen(
+        [python, "-c", RLCARD_WORKER, str(seed)],
+        stdin=subprocess.PIPE,
+        stdout=subprocess.PIPE,
+        text=True,
+    )
+    assert child.stdin is not None and child.stdout is not None
+
+    def run(seconds: float) -> tuple[int, float]:
+        child.stdin.write(f"{seconds}\n")  # type: ignore[union-attr]
+        child.stdin.flush()  # type: ignore[union-attr]
+        steps, spent = child.stdout.readline().split()  # type: ignore[union-attr]
+        return int(steps), float(spent)
 
     return run
 
 
-def pettingzoo_loop(seed: int) -> Loop:
-    env = raw_env(ruleset="attack", players=2)
-    env.reset(seed=seed)
+def timed(body: Callable[[float], int]) -> Loop:
+    """An in-process loop: ``body(until)`` steps until ``time.perf_counter()`` passes ``until``."""
+
+    def run(seconds: float) -> tuple[int, float]:
+        start = time.perf_counter()
+        steps = body(start + seconds)
+        return steps, time.perf_counter() - start
+
+    return run
+
+
+def pettingzoo_loop(seed: int, stock_wrapper: bool = False) -> Loop:
+    """The environment as a user gets it: ``game.pettingzoo.env(...)``, its wrapper included.
+
+    ``stock_wrapper``: the bare environment in PettingZoo's own ``OrderEnforcingWrapper``
+    instead of env()'s (the same checks, its reads through ``__getattr__``), for comparison.
+    """
+    if stock_wrapper:
+        table = wrappers.OrderEnforcingWrapper(raw_env(ruleset="attack", players=2))
+    else:
+        table = env(ruleset="attack", players=2)
+    table.reset(seed=seed)
     rng = random.Random(seed)
 
     def run(until: float) -> int:
         steps = 0
         while time.perf_counter() < until:
-            observation, _, termination, truncation, _ = env.last()
+            observation, _, termination, truncation, _ = table.last()
             if termination or truncation:
-                env.reset()
+                table.reset()
                 continue
-            env.step(rng.choice(observation["action_mask"].nonzero()[0].tolist()))
+            table.step(rng.choice(observation["action_mask"].nonzero()[0].tolist()))
             steps += 1
         return steps
 
-    return run
+    return timed(run)
 
 
 def openspiel_loop(seed: int) -> Loop:
@@ -105,7 +154,7 @@ def openspiel_loop(seed: int) -> Loop:
             steps += 1
         return steps
 
-    return run
+    return timed(run)
 
 
 def engine_loop(seed: int) -> Loop:
@@ -136,29 +185,44 @@ def engine_loop(seed: int) -> Loop:
             steps += 1
         return steps
 
-    return run
+    return timed(run)
 
 
-def speed(seconds: float, seed: int) -> None:
+RLCARD = "RLCard uno (env.step)"
+
+
+def speed(seconds: float, seed: int, rlcard_python: str) -> None:
+    """Every loop in one-second slices in turn; each slice's rate over RLCard's of its round.
+
+    Prints steps/s over all slices and the median [min..max] of the per-round ratios.
+    """
     loops = {
-        "RLCard uno (env.step)": rlcard_loop(seed),
+        RLCARD: rlcard_loop(seed, rlcard_python),
         "engine alone (Game.play + legal_moves)": engine_loop(seed),
-        "game.pettingzoo (step + last)": pettingzoo_loop(seed),
+        "game.pettingzoo env() (step + last)": pettingzoo_loop(seed),
+        "  the same in PettingZoo's stock wrapper": pettingzoo_loop(seed, stock_wrapper=True),
         "game.openspiel (apply_action + legal_actions)": openspiel_loop(seed),
     }
     steps = dict.fromkeys(loops, 0)
     spent = dict.fromkeys(loops, 0.0)
+    ratios: dict[str, list[float]] = {name: [] for name in loops}
     deadline = time.perf_counter() + seconds
     while time.perf_counter() < deadline:
+        rates = {}
         for name, loop in loops.items():  # one-second slices, interleaved
-            start = time.perf_counter()
-            steps[name] += loop(start + 1.0)
-            spent[name] += time.perf_counter() - start
-    base = steps["RLCard uno (env.step)"] / spent["RLCard uno (env.step)"]
-    print(f"{'loop':48} {'steps':>9} {'steps/s':>9} {'x RLCard':>9}")
+            made, took = loop(1.0)
+            steps[name] += made
+            spent[name] += took
+            rates[name] = made / took
+        for name in loops:
+            ratios[name].append(rates[name] / rates[RLCARD])
+    print(f"{'loop':48} {'steps':>9} {'steps/s':>9}  x RLCard: median [min..max] of rounds")
     for name in loops:
-        rate = steps[name] / spent[name]
-        print(f"{name:48} {steps[name]:9d} {rate:9.0f} {rate / base:9.2f}")
+        rate, r = steps[name] / spent[name], ratios[name]
+        print(
+            f"{name:48} {steps[name]:9d} {rate:9.0f}  "
+            f"{statistics.median(r):.2f} [{min(r):.2f}..{max(r):.2f}] ({len(r)} rounds)"
+        )
 
 
 # -- the ISMCTS match ------------------------------------------------------------------------
@@ -258,6 +322,11 @@ def main() -> None:
     fast = sub.add_parser("speed", help="steps/s against RLCard's UNO, interleaved")
     fast.add_argument("--seconds", type=float, default=20.0)
     fast.add_argument("--seed", type=int, default=0)
+    fast.add_argument(
+        "--rlcard-python",
+        default=sys.executable,
+        help="the Python of a venv with rlcard 1.2.0 (RLCard runs there, in a child process)",
+    )
     play = sub.add_parser("ismcts", help="OpenSpiel's ISMCTS against one of our bots")
     play.add_argument("--against", default="rule")
     play.add_argument("--games", type=int, default=30)
@@ -265,7 +334,7 @@ def main() -> None:
     play.add_argument("--seed", type=int, default=0)
     args = parser.parse_args()
     if args.command == "speed":
-        speed(args.seconds, args.seed)
+        speed(args.seconds, args.seed, args.rlcard_python)
     else:
         match(args.against, args.games, args.simulations, args.seed)
 

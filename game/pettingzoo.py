@@ -20,6 +20,7 @@ generator, seeded by ``reset(seed=...)``; an episode is one round; the winner's 
 
 from __future__ import annotations
 
+import random
 import secrets
 from typing import Any
 
@@ -27,15 +28,66 @@ import numpy as np
 from gymnasium import spaces
 from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
+from pettingzoo.utils.env_logger import EnvLogger
 
-from game.rl.table import CHANCE, Table, TableSpec
+from game.rl.table import Table, TableSpec
 
 RENDER_MODES = ("human", "ansi")
 
 
 def env(**kwargs: Any) -> AECEnv:
     """The environment, wrapped in PettingZoo's order-enforcing wrapper (see :func:`raw_env`)."""
-    return wrappers.OrderEnforcingWrapper(raw_env(**kwargs))
+    return OrderEnforcingWrapper(raw_env(**kwargs))
+
+
+def _forwarded(name: str, *, after_reset: bool = True) -> property:
+    """A read of the environment's ``name`` (before ``reset()``: PettingZoo's AttributeError)."""
+
+    def read(self: OrderEnforcingWrapper) -> Any:
+        if after_reset and not self.has_reset:
+            raise AttributeError(f"{name} cannot be accessed before reset")
+        return getattr(self.env, name)
+
+    return property(read, doc=f"The environment's ``{name}``.")
+
+
+class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # pettingzoo ships no type hints
+    """PettingZoo's order-enforcing wrapper, with the reads of every step made directly.
+
+    PettingZoo's wrapper hands the environment's attributes on through ``__getattr__``,
+    which Python calls only once the ordinary lookup has failed and built an
+    AttributeError: about 9,100 instructions a read, and ``last()`` and ``step()`` make six
+    a step, more than the rules engine's whole move (docs/rl.md, "Why the step is written
+    this way"). Here the attributes they read are properties that forward them, with
+    PettingZoo's check: read before ``reset()``, they raise its AttributeError. Everything
+    else (the order checks of ``step``, ``observe``, ``render``, ``agent_iter``) is
+    PettingZoo's own.
+    """
+
+    agent_selection = _forwarded("agent_selection")
+    agents = _forwarded("agents")
+    rewards = _forwarded("rewards")
+    terminations = _forwarded("terminations")
+    truncations = _forwarded("truncations")
+    infos = _forwarded("infos")
+    _cumulative_rewards = _forwarded("_cumulative_rewards", after_reset=False)
+
+    def __init__(self, env: AECEnv) -> None:
+        self.has_reset = False
+        super().__init__(env)
+
+    def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
+        super().reset(seed=seed, options=options)
+        self.has_reset = True
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The environment's own ``last()`` (PettingZoo's wrapper reads it field by field)."""
+        if observe and not self.has_reset:
+            EnvLogger.error_observe_before_reset()
+        return self.env.last(observe)
+
+    def __str__(self) -> str:
+        return str(self.env)
 
 
 def raw_env(
@@ -76,7 +128,7 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
             )
             for agent in self.possible_agents
         }
-        self._rng = np.random.default_rng(secrets.randbits(64))
+        self._rng = random.Random(secrets.randbits(64))
         self.table: Table | None = None
 
     def observation_space(self, agent: str) -> spaces.Space:
@@ -89,15 +141,16 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         """Deal a new round; ``seed`` reseeds the environment's generator (deal and presses)."""
         if seed is not None:
-            self._rng = np.random.default_rng(seed)
-        self.table = Table(self.spec, int(self._rng.integers(2**63)))
+            self._rng = random.Random(seed)
+        self.table = Table(self.spec, self._rng.getrandbits(63))
         self.agents = list(self.possible_agents)
         self.rewards = {agent: 0.0 for agent in self.agents}
         self._cumulative_rewards = {agent: 0.0 for agent in self.agents}
         self.terminations = {agent: False for agent in self.agents}
         self.truncations = {agent: False for agent in self.agents}
         self.infos: dict[str, dict[str, Any]] = {agent: {} for agent in self.agents}
-        self._press_until_a_seat_acts()
+        self._uniform = self._rng.random
+        self.table.press_until_a_seat_acts(self._uniform)
         self.agent_selection = self.possible_agents[self.table.actor]
 
     def step(self, action: int | None) -> None:
@@ -109,24 +162,25 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         table = self._table()
         self._cumulative_rewards[agent] = 0.0
         table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
-        self._press_until_a_seat_acts()
+        table.press_until_a_seat_acts(self._uniform)
         if table.is_terminal():
             for seat, reward in enumerate(table.returns()):
                 name = self.possible_agents[seat]
                 self.rewards[name] = reward
                 self.terminations[name] = True
+            self._accumulate_rewards()  # before the end every reward is 0: nothing to add
         else:
             self.agent_selection = self.possible_agents[table.actor]
-        self._accumulate_rewards()
         if self.render_mode == "human":
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
+        """The agent's information-state tensor and its action mask (all 0 unless it acts)."""
         table, seat = self._table(), self._seat[agent]
-        mask = np.zeros(self._size, np.int8)
-        if seat == table.actor:
-            mask[table.legal_actions()] = 1
-        return {"observation": table.information_state_tensor(seat), "action_mask": mask}
+        return {
+            "observation": table.information_state_tensor(seat),
+            "action_mask": table.action_mask(seat),
+        }
 
     def render(self) -> str | None:
         """The table as text: every seat's hand size, the top card, who acts and its moves."""
@@ -158,12 +212,3 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         if self.table is None:
             raise RuntimeError("call reset() before using the environment")
         return self.table
-
-    def _press_until_a_seat_acts(self) -> None:
-        """Sample every press (the environment's generator) until a seat acts or the end."""
-        table = self._table()
-        while table.actor == CHANCE:
-            counts, probabilities = zip(*table.chance_outcomes(), strict=True)
-            cumulative = np.cumsum(probabilities)
-            pick = int(np.searchsorted(cumulative, self._rng.random() * cumulative[-1], "right"))
-            table.apply(counts[min(pick, len(counts) - 1)])

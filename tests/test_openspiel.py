@@ -92,6 +92,25 @@ def test_a_press_lists_the_profile_counts_capped_by_the_hopper() -> None:
     assert capped == pytest.approx({0: web[0], 1: web[1], 2: web[2], 3: sum(web[3:])})
 
 
+@pytest.mark.parametrize("ruleset", ["attack", "classic"])
+def test_every_press_the_table_lists_is_the_cores_own_listing(ruleset: str) -> None:
+    """The table looks a memoryless press's outcomes up by load; the core works them out."""
+    rng = random.Random(5)
+    presses = 0
+    for seed in range(3):
+        table = Table(TableSpec.of(ruleset, 3), seed=seed)
+        while not table.is_terminal():
+            if table.actor == CHANCE:
+                core = {m.count: p for m, p in table.game.chance_outcomes()}  # type: ignore[attr-defined]
+                assert dict(table.chance_outcomes()) == pytest.approx(core)
+                presses += 1
+                counts, probs = zip(*table.chance_outcomes(), strict=True)
+                table.apply(rng.choices(counts, probs)[0])
+            else:
+                table.apply(rng.choice(table.legal_actions()))
+    assert presses > 30 if ruleset == "attack" else presses == 0  # a draw pile has one outcome
+
+
 def test_resample_keeps_the_information_state_and_moves_the_hidden_cards() -> None:
     state = _dealt("attack", 3)
     while state.is_chance_node():

@@ -13,6 +13,7 @@ import warnings
 import numpy as np
 import pytest
 from pettingzoo.test import api_test, seed_test
+from pettingzoo.utils import wrappers
 
 from game.core.errors import IllegalMove
 from game.pettingzoo import env, raw_env
@@ -111,3 +112,47 @@ def test_same_seed_same_round_different_seed_other_round() -> None:
     two.reset(seed=5)
     three.reset(seed=6)
     assert str(one.table) == str(two.table) != str(three.table)
+
+
+def test_the_wrapper_is_pettingzoos_order_enforcing_one_with_the_same_checks() -> None:
+    """env()'s wrapper forwards the per-step reads by properties; PettingZoo's by __getattr__."""
+    ours = env(ruleset="attack", players=3)
+    stock = wrappers.OrderEnforcingWrapper(raw_env(ruleset="attack", players=3))
+    assert isinstance(ours, wrappers.OrderEnforcingWrapper)
+    for name in ("agent_selection", "agents", "rewards", "terminations", "truncations", "infos"):
+        with pytest.raises(AttributeError) as theirs:
+            getattr(stock, name)
+        with pytest.raises(AttributeError, match=f"^{theirs.value}$"):
+            getattr(ours, name)
+    ours.reset(seed=11)
+    stock.reset(seed=11)
+    rng = np.random.default_rng(2)
+    for _ in range(400):
+        one, two = ours.last(), stock.last()
+        assert (one[1:], ours.agent_selection) == (two[1:], stock.agent_selection)
+        assert all(np.array_equal(one[0][k], two[0][k]) for k in ("observation", "action_mask"))
+        if one[2] or one[3]:
+            ours.step(None)
+            stock.step(None)
+            if not ours.agents:
+                break
+            continue
+        action = int(rng.choice(np.flatnonzero(one[0]["action_mask"])))
+        ours.step(action)
+        stock.step(action)
+    assert ours.agents == stock.agents == []
+
+
+def test_each_observation_is_a_fresh_writable_array() -> None:
+    """A buffer of past observations must not change when the environment moves on."""
+    table = env(ruleset="attack", players=2)
+    table.reset(seed=4)
+    first = table.observe(table.agent_selection)
+    kept = {key: value.copy() for key, value in first.items()}
+    again = table.observe(table.agent_selection)
+    for key in kept:
+        assert first[key].flags.writeable and again[key] is not first[key]
+        first[key][:] = 7  # a user's own scratch use
+        assert np.array_equal(again[key], kept[key])
+    table.step(int(np.flatnonzero(kept["action_mask"])[0]))
+    assert np.array_equal(again["observation"], kept["observation"])

@@ -38,6 +38,8 @@ class ActionSpace:
     def __init__(self, ruleset: Ruleset, players: int) -> None:
         self.cards = sorted({card.code for card in ruleset.deck})
         self.card_index = {code: i for i, code in enumerate(self.cards)}
+        #: The ``play:CARD`` id of each card of the deck (cards are interned: one object a face).
+        self.play_of = {card: self.card_index[card.code] for card in set(ruleset.deck)}
         faces = len(self.cards)
         self.play, self.give = 0, faces
         self.color = 2 * faces
@@ -62,7 +64,7 @@ class ActionSpace:
         """The id of ``move`` (the acting seat is not part of it)."""
         kind = type(move)
         if kind is PlayMove:  # the common case first: one dict lookup
-            return self.play + self.card_index[move.card.code]  # type: ignore[attr-defined]
+            return self.play + self.play_of[move.card]  # type: ignore[attr-defined]
         if kind is GiveMove:
             return self.give + self.card_index[move.card.code]  # type: ignore[attr-defined]
         if kind is ChooseMove:
@@ -74,6 +76,18 @@ class ActionSpace:
         if move.kind is MoveKind.UNO:
             return self.uno
         return self.bare[move.kind]
+
+    def encode_all(self, moves: list[Move]) -> dict[int, Move]:
+        """``{id: move}`` for the decider's ``moves``, in their order.
+
+        Its moves all have different shapes, so different ids. Made at every step: the
+        plays are looked up here without a call each.
+        """
+        play, play_of, encode = self.play, self.play_of, self.encode
+        return {
+            play + play_of[move.card] if type(move) is PlayMove else encode(move): move
+            for move in moves
+        }
 
     def name(self, action: int) -> str:
         return self.names[action]

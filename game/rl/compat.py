@@ -1,22 +1,26 @@
 """The press chance node and the resampling the RL wrappers need, over the rules core.
 
-* :func:`chance_outcomes`: the distribution of ``fired:N`` at a pending press — the
-  spit-out profile's per-press distribution, capped by the cards in the hopper.
+* :func:`press_outcomes` (and :func:`chance_outcomes`, the same as ``fired:N`` moves): the
+  distribution of a pending press — the spit-out profile's per-press distribution, capped
+  by the cards in the hopper.
 * :func:`resample`: a determinization of the game consistent with what one seat knows
   (for OpenSpiel's information-set MCTS).
 
 The core lists a press's outcomes itself (``Game.chance_outcomes()``) when it is given the
-odds (a draw pile, an i.i.d. profile: :func:`press_odds`); a profile with a memory
-(pattern, escalating, load bands) is listed here from the profile and the presses so far.
+odds (a draw pile, an i.i.d. profile: :func:`press_odds`), as a fresh list each time; the
+table presses hundreds of times a round, so the same outcomes are worked out here once per
+load and looked up (tests/test_openspiel.py checks they are the core's). A profile with a
+memory (pattern, escalating, load bands) is listed from the profile and the presses so far.
 Resampling is the core's ``Game.resample_from_infostate``. Only profile *data* is read from
 :mod:`launcher.profiles`; no launcher device is ever opened.
 """
 
 from __future__ import annotations
 
+import itertools
 import random
 from dataclasses import dataclass
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, NamedTuple
 
 from game.core.errors import RulesetError
 from game.core.moves import FiredMove
@@ -52,48 +56,80 @@ def press_odds(profile: Profile | None) -> tuple[float, ...] | None:
     return tuple(profile.probabilities) if isinstance(profile, IIDProfile) else None
 
 
-def chance_outcomes(
-    game: Game, profile: Profile | None, press: PressState
-) -> list[tuple[FiredMove, float]]:
-    """The pending press's outcomes ``fired:N`` and their probabilities (they sum to 1).
+class PressOutcomes(NamedTuple):
+    """A pending press's outcomes: the counts it can shoot, their probabilities (summing
+    to 1) and the running sums of those, for sampling with one uniform number (bisect)."""
 
-    ``profile`` None: the draw pile (classic, pocket), one card while any is left.
+    counts: tuple[int, ...]
+    probabilities: tuple[float, ...]
+    cumulative: tuple[float, ...]
+
+
+def press_outcomes(game: Game, profile: Profile | None, press: PressState) -> PressOutcomes:
+    """The pending press's outcomes (``profile`` None: a draw pile, one card while any is left).
+
+    The profile's distribution capped by the hopper, worked out once per profile, memory
+    and load (up to the profile's largest count) and then looked up: a table presses
+    hundreds of times a round and the distribution depends on nothing else. For a draw pile
+    and an i.i.d. profile these are the outcomes ``Game.chance_outcomes()`` lists.
     """
-    listed = game.chance_outcomes()
-    if listed:  # the core lists them when it has the odds (a draw pile, an i.i.d. profile)
-        return listed  # type: ignore[return-value]  # every outcome is a fired:N move
-    # A profile with a memory (pattern, escalating, load bands): its distribution, capped.
     loaded = len(game.round.pile)
     if profile is None:
-        return [(fired(1 if loaded else 0), 1.0)]
-    _sync_load(game, profile, press)
+        return _PILE[min(loaded, 1)]
     limit = _LIMITS.get(id(profile))
     if limit is None:
-        limit = _LIMITS[id(profile)] = profile.max_count + 1
-    key: tuple[int, ...] = (id(profile), press.position, press.misses, min(loaded, limit))
-    if isinstance(profile, LoadDependentProfile):
-        key += (id(profile.band_for(loaded)),)
+        limit = _LIMITS[id(profile)] = profile.max_count
+    if type(profile) is IIDProfile:  # the common case: no memory, the key is the load
+        key: tuple[int, ...] = (id(profile), min(loaded, limit))
+    else:
+        _sync_load(game, profile, press)
+        key = (id(profile), min(loaded, limit), press.position, press.misses)
+        if isinstance(profile, LoadDependentProfile):
+            key += (id(profile.band_for(loaded)),)
     outcomes = _OUTCOMES.get(key)
     if outcomes is None:
         outcomes = _OUTCOMES[key] = _capped(_wanted(profile, press, loaded), loaded)
     return outcomes
 
 
-#: Outcome lists by (profile, its memory, load up to the profile's largest count); the
-#: profiles are the few loaded once per table spec, so this stays small.
-_OUTCOMES: dict[tuple[int, ...], list[tuple[FiredMove, float]]] = {}
-#: Each profile's largest count + 1 (``Profile.max_count`` scans its table every call).
-_LIMITS: dict[int, int] = {}
+def outcomes_by_load(profile: Profile | None) -> tuple[PressOutcomes, ...] | None:
+    """A memoryless press's outcomes for each load 0, 1, ... up to the largest count (the
+    last entry stands for every larger load), or None for a profile with a memory."""
+    if profile is None:
+        return _PILE
+    if type(profile) is not IIDProfile:
+        return None
+    wanted = profile.probabilities
+    return tuple(_capped(wanted, load) for load in range(profile.max_count + 1))
 
 
-def _capped(wanted: tuple[float, ...], loaded: int) -> list[tuple[FiredMove, float]]:
+def chance_outcomes(
+    game: Game, profile: Profile | None, press: PressState
+) -> list[tuple[FiredMove, float]]:
+    """The pending press's outcomes as ``(fired:N, probability)`` pairs, as the core lists them."""
+    counts, probabilities, _ = press_outcomes(game, profile, press)
+    return [(fired(count), p) for count, p in zip(counts, probabilities, strict=True)]
+
+
+def _capped(wanted: tuple[float, ...], loaded: int) -> PressOutcomes:
     capped: dict[int, float] = {}
     for count, p in enumerate(wanted):
         if p > 0:
             out = min(count, loaded)
             capped[out] = capped.get(out, 0.0) + p
     total = sum(capped.values())
-    return [(fired(count), p / total) for count, p in sorted(capped.items())]
+    counts = tuple(sorted(capped))
+    probabilities = tuple(capped[count] / total for count in counts)
+    return PressOutcomes(counts, probabilities, tuple(itertools.accumulate(probabilities)))
+
+
+#: A draw pile's press: one card while any is left.
+_PILE = (_capped((1.0,), 0), _capped((0.0, 1.0), 1))
+#: Outcomes by (profile, load up to the profile's largest count, its memory); the profiles
+#: are the few loaded once per table spec, so this stays small.
+_OUTCOMES: dict[tuple[int, ...], PressOutcomes] = {}
+#: Each profile's largest count (``Profile.max_count`` scans its table every call).
+_LIMITS: dict[int, int] = {}
 
 
 def after_press(game: Game, profile: Profile | None, press: PressState, count: int) -> None:
@@ -152,13 +188,3 @@ def resample(game: Game, seat: int, rng: random.Random) -> Game:
     The copy keeps the event log, so every seat's view of the past is unchanged.
     """
     return game.resample_from_infostate(seat, rng)
-    # FALLBACK (until Game.resample_from_infostate is merged): the search bot's
-    # determinization (other hands and the pile re-dealt from their union, keeping sizes
-    # and what the history says a seat lacks), with the events put back.
-    from game.bots.inference import hand_constraints
-    from game.bots.search import determinize
-
-    beliefs = hand_constraints(game.observation(seat).history, game.num_players)
-    world = determinize(game, seat, rng, beliefs)
-    world.events = list(game.events)
-    return world

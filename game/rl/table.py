@@ -23,15 +23,19 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-from collections.abc import Mapping
+from array import array
+from bisect import bisect_right
+from collections.abc import Callable, Mapping
 from dataclasses import dataclass
 from typing import Any
 
 import numpy as np
 
 from game.core.cards import COLORS
+from game.core.chance import seeded
 from game.core.engine import Game
 from game.core.errors import IllegalMove
+from game.core.infostate import QuickCopyRandom
 from game.core.moves import Decision, Move, MoveKind
 from game.core.observe import redact
 from game.core.rulesets import Ruleset, load_ruleset
@@ -45,6 +49,8 @@ CHANCE, TERMINAL = -1, -4
 _DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _DECISIONS = tuple(Decision)
 _DECISION_INDEX = {decision: i for i, decision in enumerate(_DECISIONS)}
+_COLOR_INDEX = {color: i for i, color in enumerate(COLORS)}
+_PRESS, _GIVE = Decision.PRESS, MoveKind.GIVE
 #: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
 _INT_MAX = 2**31 - 1
 
@@ -121,38 +127,37 @@ class Table:
     def __init__(self, spec: TableSpec, seed: int) -> None:
         self.spec = spec
         self.seed = seed
-        odds = compat.press_odds(spec.launcher_profile)
-        self.game = Game.new(spec.rules, spec.players, seed=seed, press_odds=odds)
-        self.game._chance = _fast_copy(self.game.chance)
+        profile = self._profile = spec.launcher_profile
+        odds = compat.press_odds(profile)
+        self.game = Game(spec.rules, spec.players, _quick_copying(seed), seed=seed, press_odds=odds)
         self.press = compat.PressState()
+        #: A memoryless press's outcomes by load (None: the profile has a memory).
+        self._by_load = compat.outcomes_by_load(profile)
         #: Seats that waited in the current offer of out-of-turn moves.
         self.declined: set[int] = set()
         self._actions = spec.actions
-        self._profile = spec.launcher_profile
-        self._sizes = spec.observation_size, spec.information_state_size
-        self._orders = [
-            [(seat + i) % spec.players for i in range(spec.players)] for seat in range(spec.players)
-        ]
-        #: What happened, in order: the engine's events and the moves (actor, name, private).
-        self.log: list[dict[str, Any] | tuple[int | None, str, bool]] = []
+        self._tensors = _TensorLayout.of(spec)
+        #: The moves made, each (events before it, actor or None for a press, name, private):
+        #: with the engine's events, what happened in order.
+        self.moves: list[tuple[int, int | None, str, bool]] = []
         #: Per seat, the log as it saw it, one token an entry (made when first asked for).
         self.views: list[list[str]] = [[] for _ in range(spec.players)]
-        self._viewed = 0
-        #: Per seat, the cards it played this round (public), by face.
-        self.played = np.zeros((spec.players, len(self._actions.cards)), np.float32)
-        self._seen = 0
+        self._viewed = (0, 0)  # events, moves
+        #: Every seat's played cards this round (public), by face: seat-major, one row a seat,
+        #: counted from the events up to ``_counted`` (when a tensor is asked for).
+        self.played = array("f", bytes(4 * spec.players * len(self._actions.cards)))
+        self._counted = 0
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
         self.offering = False
         self._legal: dict[int, Move | None] | None = None
-        self._outcomes: list[tuple[int, float]] = []
-        self._absorb()
+        self._outcomes = _NO_PRESS
         self._settle()
 
     # -- the sequential view ------------------------------------------------------------
     @property
     def players(self) -> int:
-        return len(self._orders)
+        return self.spec.players
 
     @property
     def actions(self) -> ActionSpace:
@@ -163,40 +168,62 @@ class Table:
 
     def chance_outcomes(self) -> list[tuple[int, float]]:
         """At a chance node: (cards shot, probability) for each possible press outcome."""
-        return list(self._outcomes) if self.actor == CHANCE else []
+        if self.actor != CHANCE:
+            return []
+        counts, probabilities, _ = self._outcomes
+        return list(zip(counts, probabilities, strict=True))
 
     def legal(self) -> dict[int, Move | None]:
-        """The actor's moves by action id, sorted (None is ``wait``); empty at chance/terminal."""
-        if self._legal is None:
-            self._legal = self._compute_legal()
-        return self._legal
+        """The actor's moves by action id (None is ``wait``); empty at chance/terminal."""
+        legal = self._legal
+        if legal is None:
+            legal = self._legal = self._compute_legal()
+        return legal
 
     def legal_actions(self) -> list[int]:
+        """The actor's action ids (at a chance node: the press outcomes), ascending."""
         if self.actor == CHANCE:
-            return [count for count, _ in self._outcomes]
-        return list(self.legal())
+            return list(self._outcomes.counts)
+        return sorted(self.legal())
+
+    def action_mask(self, seat: int) -> np.ndarray:
+        """1 for each id ``seat`` may take now (all 0 when it does not act), as int8."""
+        mask = bytearray(self._actions.size)
+        if seat == self.actor:
+            for action in self.legal():
+                mask[action] = 1
+        return np.frombuffer(mask, np.int8)
 
     def apply(self, action: int) -> None:
         """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards)."""
         actor = self.actor
         if actor == CHANCE:
-            if all(count != action for count, _ in self._outcomes):
+            if action not in self._outcomes.counts:
                 raise IllegalMove(f"a press cannot shoot {action} cards here")
             self._press(action)
+            self._settle()
+            return
+        legal = self._legal if self._legal is not None else self.legal()
+        if action not in legal:
+            raise IllegalMove(f"action {action} is not legal for seat {actor} now")
+        move = legal[action]
+        before = len(self.game.events)
+        if move is None:
+            self.declined.add(actor)
         else:
-            moves = self.legal()
-            if action not in moves:
-                raise IllegalMove(f"action {action} is not legal for seat {actor} now")
-            move = moves[action]
-            name = self._actions.names[action]
-            if move is None:
-                self.declined.add(actor)
-            else:
+            if self.declined:
                 self.declined.clear()
-                self.game.play(move)
-            self._tell(actor, name, private=move is not None and move.kind is MoveKind.GIVE)
-        self._absorb()
+            self.game.play(move)
+        private = move is not None and move.kind is _GIVE
+        self.moves.append((before, actor, self._actions.names[action], private))
         self._settle()
+
+    def press_until_a_seat_acts(self, uniform: Callable[[], float]) -> None:
+        """Sample every pending press (``uniform()``: a number in [0, 1)) until a seat acts."""
+        while self.actor == CHANCE:
+            counts, _, cumulative = self._outcomes
+            self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
+            self._settle()
 
     def returns(self) -> list[float]:
         """Zero-sum: +1 to the round's winner, -1/(n-1) to the rest; 0 before the end."""
@@ -227,47 +254,52 @@ class Table:
 
     def observation_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """A fixed-size float vector of :meth:`observation_string` (docs/rl.md, layout)."""
-        tensor = np.zeros(self._sizes[0], np.float32)
-        self._fill_observation(tensor, seat, private)
-        return tensor
+        return np.frombuffer(self._tensor(seat, private, recall=False), np.float32)
 
     def information_state_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """The observation plus every seat's played cards this round (relative seats).
 
         A fixed-size summary of the information set; the string form is the exact one.
         """
-        size, total = self._sizes
-        tensor = np.zeros(total, np.float32)
-        self._fill_observation(tensor[:size], seat, private)
-        tensor[size:] = self.played[self._orders[seat]].ravel()
-        return tensor
+        return np.frombuffer(self._tensor(seat, private, recall=True), np.float32)
 
-    def _fill_observation(self, out: np.ndarray, seat: int, private: bool) -> None:
-        """Write the observation of ``seat`` into the zeroed ``out`` (layout: docs/rl.md).
+    def _tensor(self, seat: int, private: bool, recall: bool) -> array[float]:
+        """The observation of ``seat`` (layout: docs/rl.md), and with ``recall`` the played cards.
 
-        A few whole-array writes rather than one numpy item write per field (those cost
-        more than the engine's move).
+        Filled item by item into a plain ``array`` that numpy then wraps without a copy: a
+        round step writes about twenty fields, and each numpy item or slice write costs
+        more than a whole engine move (docs/rl.md, "Why the tensors are built this way").
         """
-        game, state, index = self.game, self.game.round, self._actions.card_index
-        faces, n = len(self._actions.cards), self.players
-        if private and state.hands[seat]:
-            out[:faces] = np.bincount([index[c.code] for c in state.hands[seat]], minlength=faces)
-        ones = [faces + index[state.discard[-1].code]]
-        at = 2 * faces
-        if state.active_color is not None:
-            ones.append(at + COLORS.index(state.active_color))
-        at += len(COLORS)
-        hands = state.hands
+        layout, state = self._tensors, self.game.round
+        out = layout.recall_zeros[:] if recall else layout.observation_zeros[:]
+        face = layout.face
+        if private:
+            for card in state.hands[seat]:
+                out[face[card]] += 1
+        out[layout.top + face[state.discard[-1]]] = 1
+        color = state.active_color
+        if color is not None:
+            out[layout.color + _COLOR_INDEX[color]] = 1
         # hand sizes from the seat's left; then the decider, the actor, the seat UNO is open to
-        out[at : at + n] = [len(hands[other]) for other in self._orders[seat]]
-        for row, who in enumerate((state.decider, self.actor, game.uno_pending), start=1):
-            if who is not None and who >= 0:
-                ones.append(at + row * n + (who - seat) % n)
-        at += 4 * n
-        ones.append(at + _DECISION_INDEX[state.pending])
-        out[ones] = 1
-        at += len(_DECISIONS)
-        out[at : at + 3] = state.direction, state.stack, len(state.pile)
+        at, n, hands = layout.seats, self.spec.players, state.hands
+        for i in range(n):
+            out[at + i] = len(hands[(seat + i) % n])
+        out[at + n + (state.decider - seat) % n] = 1
+        if self.actor >= 0:
+            out[at + 2 * n + (self.actor - seat) % n] = 1
+        uno = self.game.uno_pending
+        if uno is not None:
+            out[at + 3 * n + (uno - seat) % n] = 1
+        out[layout.decision + _DECISION_INDEX[state.pending]] = 1
+        at = layout.scalars
+        out[at], out[at + 1], out[at + 2] = state.direction, state.stack, len(state.pile)
+        if recall:  # every seat's played cards, rows from the seat itself to its right
+            self._count_played()
+            at, cut, played = layout.observation_size, seat * layout.faces, self.played
+            split = at + len(played) - cut
+            out[at:split] = played[cut:]
+            out[split:] = played[:cut]
+        return out
 
     # -- copies, worlds, pickling ---------------------------------------------------------
     def copy(self) -> Table:
@@ -289,9 +321,9 @@ class Table:
     def _copy_memory(self, other: Table) -> None:
         self.press = dataclasses.replace(other.press)
         self.declined = set(other.declined)
-        self.log = list(other.log)
+        self.moves = list(other.moves)
         self.views = [list(view) for view in other.views]
-        self.played = other.played.copy()
+        self.played = other.played[:]
         self._legal = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -303,6 +335,7 @@ class Table:
         del game["ruleset"], game["rules"]  # rebuilt from the spec (mapping proxies)
         state["game"] = game
         state["_legal"] = None
+        del state["_tensors"]  # rebuilt from the spec (it holds the card objects)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -315,38 +348,48 @@ class Table:
         game.rules = CompiledRules.of(spec.rules)
         self.__dict__.update(state)
         self.game = game
+        self._tensors = _TensorLayout.of(spec)
 
     def __str__(self) -> str:
         return f"{self.game!r} actor={self.actor} waited={sorted(self.declined)}"
 
     # -- the machinery --------------------------------------------------------------------
     def _press(self, count: int) -> None:
-        self.declined.clear()
-        self.game.play(fired(count))
-        compat.after_press(self.game, self._profile, self.press, count)
-        self._tell(None, f"fired:{count}", private=False)
+        """The pending press shot ``count`` cards (a count it can shoot)."""
+        if self.declined:
+            self.declined.clear()
+        game = self.game
+        before = len(game.events)
+        game.play(fired(count))
+        if self._by_load is None:  # the profile has a memory: advance it
+            compat.after_press(game, self._profile, self.press, count)
+        name = _FIRED_NAMES[count] if count < len(_FIRED_NAMES) else f"fired:{count}"
+        self.moves.append((before, None, name, False))
 
     def _settle(self) -> None:
         """Make the presses that have one outcome; find who acts next."""
         self._legal = None
         while True:
             state = self.game.round
-            if state.pending in _DONE:
-                self.actor, self._outcomes, self.offering = TERMINAL, [], False
-                return
-            if state.pending is not Decision.PRESS:
-                self._outcomes = []
+            pending = state.pending
+            if pending is not _PRESS:
+                if pending in _DONE:
+                    self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False
+                    return
+                self._outcomes = _NO_PRESS
                 offered = self._offered_seat()
                 self.offering = offered is not None
                 self.actor = state.decider if offered is None else offered
                 return
-            outcomes = compat.chance_outcomes(self.game, self._profile, self.press)
-            if len(outcomes) > 1:
-                self.actor, self.offering = CHANCE, False
-                self._outcomes = [(move.count, p) for move, p in outcomes]
+            by_load = self._by_load
+            if by_load is not None:
+                outcomes = by_load[min(len(state.pile), len(by_load) - 1)]
+            else:
+                outcomes = compat.press_outcomes(self.game, self._profile, self.press)
+            if len(outcomes.counts) > 1:
+                self.actor, self.offering, self._outcomes = CHANCE, False, outcomes
                 return
-            self._press(outcomes[0][0].count)
-            self._absorb()
+            self._press(outcomes.counts[0])
 
     def _offered_seat(self) -> int | None:
         """The next seat to be offered its out-of-turn moves, or None (the decider moves)."""
@@ -366,62 +409,106 @@ class Table:
         actor, game, encode = self.actor, self.game, self._actions.encode
         if actor < 0:
             return {}
-        offered: dict[int, Move | None] = {}
         if self.offering:
+            offered: dict[int, Move | None] = {}  # its out-of-turn moves, and wait
             for move in game.table_moves():
                 if game.seat_of(move) == actor:
                     offered.setdefault(encode(move), move)
             offered[self._actions.wait] = None
-        else:
-            for move in game.legal_moves():
-                offered.setdefault(encode(move), move)
-        return dict(sorted(offered.items()))
+            return dict(sorted(offered.items()))
+        return self._actions.encode_all(game.legal_moves())  # type: ignore[return-value]
 
-    def _tell(self, actor: int | None, name: str, *, private: bool) -> None:
-        """Log a move (a ``give`` shows its card only to the giver)."""
-        self.log.append((actor, name, private))
-
-    def _absorb(self) -> None:
-        """Log the engine's new events; count the cards played."""
+    def _count_played(self) -> None:
+        """Count the cards played in the events since the last count."""
         events = self.game.events
-        new = events[self._seen :]
-        self._seen = len(events)
-        self.log += new
-        index, played = self._actions.card_index, self.played
-        for event in new:
+        if self._counted == len(events):
+            return
+        played, row, face = self.played, len(self._actions.cards), self._tensors.face_of_code
+        for event in events[self._counted :]:
             if event["type"] == "play":
-                played[event["player"], index[event["card"]]] += 1
+                played[event["player"] * row + face[event["card"]]] += 1
+        self._counted = len(events)
 
     def _view(self, seat: int) -> list[str]:
-        """``seat``'s tokens of the log: each event as the engine redacts it for that seat."""
-        log, views = self.log, self.views
-        for entry in log[self._viewed :]:
-            if isinstance(entry, tuple):
-                actor, name, private = entry
+        """``seat``'s tokens of what happened: the engine's events as the engine redacts them
+        for that seat, and the moves (a ``give`` names its card to the giver only)."""
+        events, moves, views = self.game.events, self.moves, self.views
+        seen, told = self._viewed
+        while True:
+            if told < len(moves) and moves[told][0] <= seen:  # a move, before its events
+                _, actor, name, private = moves[told]
                 token = name if actor is None else f"{actor}:{name}"
                 hidden = f"{actor}:give" if private else token
                 for other, view in enumerate(views):
                     view.append(token if other == actor else hidden)
-                continue
-            public = _token(entry)
-            for other, view in enumerate(views):
-                seen = redact(entry, other)
-                view.append(public if seen is entry else _token(seen))
-        self._viewed = len(log)
+                told += 1
+            elif seen < len(events):
+                event = events[seen]
+                public = _token(event)
+                for other, view in enumerate(views):
+                    redacted = redact(event, other)
+                    view.append(public if redacted is event else _token(redacted))
+                seen += 1
+            else:
+                break
+        self._viewed = seen, told
         return views[seat]
 
 
-def _fast_copy(chance: Any) -> Any:
-    """The same stream in a source that deep-copies in one call (every clone copies it).
+#: No press pending.
+_NO_PRESS = compat.PressOutcomes((), (), ())
+_FIRED_NAMES = [f"fired:{count}" for count in range(64)]
+
+
+@dataclass(frozen=True)
+class _TensorLayout:
+    """Where each field of a spec's tensors starts (docs/rl.md, layout), and blank tensors."""
+
+    faces: int
+    #: Tensor index of each card face, by card and by code.
+    face: dict[Any, int]
+    face_of_code: dict[str, int]
+    top: int
+    color: int
+    seats: int
+    decision: int
+    scalars: int
+    observation_size: int
+    observation_zeros: array[float]
+    recall_zeros: array[float]
+
+    @staticmethod
+    @functools.cache
+    def of(spec: TableSpec) -> _TensorLayout:
+        actions, n = spec.actions, spec.players
+        faces = len(actions.cards)
+        color = 2 * faces
+        seats = color + len(COLORS)
+        decision = seats + 4 * n
+        return _TensorLayout(
+            faces=faces,
+            face={card: actions.card_index[card.code] for card in set(spec.rules.deck)},
+            face_of_code=actions.card_index,
+            top=faces,
+            color=color,
+            seats=seats,
+            decision=decision,
+            scalars=decision + len(_DECISIONS),
+            observation_size=spec.observation_size,
+            observation_zeros=array("f", bytes(4 * spec.observation_size)),
+            recall_zeros=array("f", bytes(4 * spec.information_state_size)),
+        )
+
+
+def _quick_copying(seed: int) -> QuickCopyRandom:
+    """The game's seeded stream in a source that deep-copies in one call (clones copy it).
 
     ``Game.copy`` deep-copies a ``random.Random`` element by element (625 words), the
     largest cost of an OpenSpiel clone; the resampler's source copies its state at C speed
     and draws the same numbers.
     """
-    from game.core.infostate import QuickCopyRandom
-
     twin = QuickCopyRandom(0)
-    twin.setstate(chance.getstate())
+    twin.setstate(seeded(seed).getstate())
     return twin
 
 
