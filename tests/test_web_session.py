@@ -312,7 +312,10 @@ def test_with_the_emulator_each_press_fires_it_and_a_resume_fires_nothing_again(
     journal = tmp_path / "game.jsonl"
     first = GameSession(quick_settings(launcher="emu://?fast=1", journal=journal))
     first.open()
-    _people_play(first, 3)
+    for _ in range(40):  # until the game has pressed the launcher at least once
+        _people_play(first, 1)
+        if any(e["type"] == "hit" for e in first.log):
+            break
     assert first.table is not None
     fired = first.table.launcher.presses
     hits = [e for e in first.log if e["type"] == "hit"]
@@ -324,7 +327,7 @@ def test_with_the_emulator_each_press_fires_it_and_a_resume_fires_nothing_again(
     assert again.game is not None and again.table is not None
     assert again.table.launcher.presses == 0  # the journal's counts were fed back, not re-fired
     assert _state(again) == before
-    _people_play(again, 20)
+    _people_play(again, 400)
     assert again.game.is_round_over()
     again.close()
 
