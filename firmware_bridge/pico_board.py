@@ -320,6 +320,12 @@ class PicoBoard:
     def duty(self, pin: int) -> float:
         return float(self.control(f"duty {pin}")["duty"])
 
+    def host_reading(self, reading: bool) -> int:
+        """``False``: the USB host stops taking the board's output, as when the program that
+        holds the port open hangs (the board's writes then block, up to MicroPython's 500 ms
+        CDC timeout each); ``True``: it reads again. Returns the IN transfers held back."""
+        return int(self.control(f"hostread {1 if reading else 0}")["held"])
+
     def power_cycle(self) -> None:
         """A brown-out or replug: the chip restarts with reset cause power-on, flash kept."""
         self.control("power")

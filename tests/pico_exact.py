@@ -43,7 +43,8 @@ class ExactRig:
         self.t0 = self.board.exact_hold((MOTOR, LED))
         self.now = self.t0
         self.motor_on = False
-        self.edges: list[tuple[int, int, bool]] = []  # (ms since t0, pin, on)
+        self.edges: list[tuple[float, int, bool]] = []  # (ms since t0, pin, on)
+        self.beam_edges: list[tuple[float, bool]] = []  # (ms since t0, blocked) the model made
         self.rebooted = 0
         self._script: list[tuple[int, int, int, int]] = []  # (t ns, order, pin, level)
         self._order = itertools.count()
@@ -102,7 +103,8 @@ class ExactRig:
                 self.mechanism.set_duty(1.0 if on else 0.0)
         self.rebooted += int(step.rebooted)
         self.now = max(self.now, step.t_ns)
-        for _, blocked in self.mechanism.advance_to(self.now / 1e9):
+        for t_s, blocked in self.mechanism.advance_to(self.now / 1e9):
+            self.beam_edges.append((round((t_s * 1e9 - self.t0) / MS, 3), blocked))
             self.board.exact_input(BEAM, 0 if blocked else 1)
         while self._script and self._script[0][0] <= self.now:
             _, _, pin, level = heapq.heappop(self._script)
@@ -126,7 +128,7 @@ class ExactRig:
         return _runs(self.edges, LED)
 
 
-def _runs(edges: list[tuple[int, int, bool]], pin: int) -> list[tuple[float, float]]:
+def _runs(edges: list[tuple[float, int, bool]], pin: int) -> list[tuple[float, float]]:
     runs: list[tuple[float, float]] = []
     start = None
     for t, p, on in edges:

@@ -207,6 +207,8 @@ def backend(request: pytest.FixtureRequest) -> Backend:
 @pytest.fixture
 def launcher(backend: Backend) -> Iterator[Launcher[Any]]:
     with open_launcher(backend.spec()) as opened:
+        if isinstance(backend, PicoBackend):  # one board for the module: a test that failed
+            opened.clear_fault()  # with a latched fault must not fail every test after it
         yield opened
 
 

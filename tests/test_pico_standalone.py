@@ -148,3 +148,61 @@ def test_a_press_during_a_host_game_is_refused(board: PicoBoard) -> None:
     (selftest,) = rig.frames("SELFTEST")
     assert (selftest["host"], selftest["refused"], selftest["beam"]) == ("1", "1", "clear")
     rig.close()
+
+
+def test_the_last_card_of_a_feed_stops_the_roller_at_its_edge(board: PicoBoard) -> None:
+    """The beam interrupt stops the motor on the last card; the loop must not restart it.
+
+    A race restarted it: an interrupt that came between the loop's reading of the beam and
+    its check of the interrupt stop looked like a glitch (the filter had not seen the edge
+    yet), so the roller ran on until the loop counted the card, and at 50 cards/s a host
+    command decoded meanwhile let one more card out, uncounted (the contract tests' jam).
+    """
+    rig = ExactRig(board, cards=40, params=ROLLER)
+    rig.run_until(300)
+    boot = boot_id(rig)
+    for job in range(1, 9):
+        edges_before = len(rig.beam_edges)
+        rig.send("FEED", [("job", job), ("n", 4), ("boot", boot)], seq=job)
+        rig.run_until(rig.t_ms + 200)
+        leading = [t for t, blocked in rig.beam_edges[edges_before:] if blocked]
+        assert len(leading) == 4, f"job {job}: {len(leading)} cards reached the beam"
+        _, stopped = rig.motor_runs()[-1]
+        print(f"job {job}: motor off {1000 * (stopped - leading[-1]):.0f} us after the last card")
+        assert stopped - leading[-1] < 0.2, f"job {job}: the roller ran on past the last card"
+    done = rig.frames("DONE")
+    assert [(d["counted"], d["reason"]) for d in done] == [("4", "count")] * 8
+    assert rig.mechanism.ejected == 32 and rig.mechanism.hopper == 8
+    rig.close()
+
+
+def test_a_host_that_stops_reading_neither_stalls_the_pico_nor_lets_the_roller_overrun(
+    board: PicoBoard,
+) -> None:
+    """Finding 8 on real MicroPython: a host that holds the port open but does not read.
+
+    The USB host stops taking the board's output (``PicoBoard.host_reading``), so TinyUSB's
+    FIFO fills and each write blocks up to MicroPython's 500 ms CDC timeout. While the host
+    still sends PINGs, the firmware must keep its 2 s watchdog fed (no reboot), stop the
+    roller exactly at the count although the loop sat in a write while the cards flew (the
+    interrupt counts them down), and answer again once the host reads.
+    """
+    rig = ExactRig(board, cards=40, params=ROLLER)
+    rig.run_until(300)
+    boot = boot_id(rig)
+    rig.send("FEED", [("job", 1), ("n", 12), ("jam_ms", 2000), ("boot", boot)], seq=1)
+    rig.run_until(rig.t_ms + 50)  # two or three cards out, reported
+    assert board.host_reading(False) == 0
+    for seq in range(2, 32):  # 3 s of PINGs whose replies nobody reads
+        rig.send("PING", seq=seq)
+        rig.run_until(rig.t_ms + 100)
+    held = board.host_reading(True)
+    rig.run_until(rig.t_ms + logic.WRITE_BACKOFF_MS + 100)
+    rig.send("STATUS", seq=40)
+    rig.run_until(rig.t_ms + 200)
+    assert held > 0  # the board's writes were really held back
+    assert rig.rebooted == 0 and len(rig.frames("BOOT")) == 1  # the watchdog never fired
+    assert rig.mechanism.ejected == 12 and len(rig.motor_runs()) == 1
+    status = [f for f in rig.frames("STATUS") if f["_kind"] == "R"][-1]
+    assert (status["state"], status["job"], status["counted"]) == ("idle", "1", "12")
+    rig.close()

@@ -94,12 +94,15 @@ class Rp2Hal:
         self.buttons = []  # (ticks_ms, pressed) appended by the button interrupt
         self._out = sys.stdout.buffer
         self._gate = logic.WriteGate(time.ticks_diff, time.ticks_add)
+        self._torn = False  # the last write ended mid-frame (see write)
         self._wdt = None
         self._cause = None
-        #: Set by the main loop while the next card is a FEED's last: the beam interrupt then
-        #: stops the motor on that card's raw leading edge, without waiting for the loop
-        #: (which may be decoding a command for ~15 ms). ``irq_stopped`` says it did.
-        self.final_card_armed = False
+        #: While a FEED runs: after how many more raw leading edges the beam interrupt stops
+        #: the motor itself (0 = not armed). The main loop sets it every pass
+        #: (:meth:`arm_stop`); the interrupt counts down, so neither a command's decode
+        #: (~15 ms) nor a write blocked by a host that does not read (up to 500 ms) lets the
+        #: roller run past the count. ``irq_stopped`` says the interrupt stopped it.
+        self.stop_after = 0
         self.irq_stopped = False
         self._duty = 0
 
@@ -118,10 +121,11 @@ class Rp2Hal:
 
     def _on_beam_edge(self, pin):
         level = pin.value() == BEAM_BLOCKED_LEVEL
-        if level and self.final_card_armed:
-            self._pwm.duty_u16(0)  # the count is reached (or a glitch: the loop restarts it)
-            self.final_card_armed = False
-            self.irq_stopped = True
+        if level and self.stop_after > 0:
+            self.stop_after -= 1
+            if self.stop_after == 0:
+                self._pwm.duty_u16(0)  # the count is reached (or a glitch: the loop restarts it)
+                self.irq_stopped = True
         if len(self.edges) < MAX_QUEUED_EDGES:
             self.edges.append((time.ticks_ms(), time.ticks_us(), level))
 
@@ -146,10 +150,34 @@ class Rp2Hal:
     # -- the HAL contract (see logic.py) ------------------------------------------------
     def set_motor(self, duty):
         duty = 0 if duty < 0 else 100 if duty > 100 else duty
-        self.final_card_armed = False
+        self.stop_after = 0
         self.irq_stopped = False
         self._duty = duty
         self._pwm.duty_u16(duty * 65535 // 100)
+
+    def arm_stop(self, cards):
+        """Let the interrupt stop the motor at the ``cards``-th leading edge not yet seen.
+
+        ``cards`` counts from what the loop has filtered; the leading edges still queued
+        in :attr:`edges` already happened, so they come off (with the interrupts held, so
+        none slips between the count and the arming). None left: stop now.
+        """
+        state = machine.disable_irq()
+        try:
+            for _, _, blocked in self.edges:
+                if blocked:
+                    cards -= 1
+            if cards > 0:
+                self.stop_after = cards
+            elif not self.irq_stopped:
+                self.stop_after = 0
+                self._pwm.duty_u16(0)
+                self.irq_stopped = True
+        finally:
+            machine.enable_irq(state)
+
+    def disarm_stop(self):
+        self.stop_after = 0
 
     def restore_motor(self):
         """Undo an interrupt stop that turned out to be a beam glitch (the job goes on)."""
@@ -174,10 +202,14 @@ class Rp2Hal:
         now = time.ticks_ms()
         if not self._gate.open(now):
             return  # the host did not read lately: drop (a STATUS repairs events)
+        if self._torn:  # the last frame was cut off: start this one on a line of its own
+            frame = b"\n" + frame
         try:
-            self._out.write(frame)
+            written = self._out.write(frame)
         except OSError:
-            pass  # no host attached: drop, as USB CDC does
+            written = None  # no host attached: dropped whole, as USB CDC does
+        # A write that timed out (a host that does not read) sent only the start of the frame.
+        self._torn = written is not None and written < len(frame)
         self._gate.wrote(now, time.ticks_ms())
 
     def load_profile(self):

@@ -42,33 +42,52 @@ def read_available(poller, stream):
 
 
 def deliver_inputs(hal, firmware):
-    """Queued beam levels through the glitch filter, button levels to the debounce."""
+    """Queued beam levels through the glitch filter, button levels to the debounce.
+
+    Until nothing is left: a card's ``CARD`` write can block for up to 500 ms (a host that
+    does not read) while the next edges queue, and the timers that run after this (a beam
+    blocked too long, a jam) must see every edge that happened before they look.
+    """
     beam = firmware.beam_filter
-    while hal.edges:
-        when, us, blocked = hal.edges.pop(0)
-        for settled, at in beam.raw_edge(blocked, when, us):
+    while True:
+        while hal.edges:
+            when, us, blocked = hal.edges.pop(0)
+            for settled, at in beam.raw_edge(blocked, when, us):
+                firmware.on_beam(settled, at)
+        settled_now = beam.poll(hal.ticks_us())
+        for settled, at in settled_now:
             firmware.on_beam(settled, at)
-    for settled, at in beam.poll(hal.ticks_us()):
-        firmware.on_beam(settled, at)
+        if not settled_now and not hal.edges:
+            break
     while hal.buttons:
         when, pressed = hal.buttons.pop(0)
         firmware.on_button(pressed, when)
 
 
-def arm_final_card(hal, firmware):
-    """Let the beam interrupt stop the motor on the last card of a FEED (no loop latency).
+def arm_stop(hal, firmware):
+    """Keep the beam interrupt's countdown to the end of a FEED true (no loop latency).
 
-    If the edge that stopped it was a glitch (the filter settled back to clear and the job
-    still runs), the motor goes on at its duty.
+    Each pass, the interrupt is told how many more cards end the job: the job's count less
+    what the filter has seen (a leading edge it has not settled yet included). So the motor
+    stops on the last card's raw leading edge however long the loop was busy, decoding a
+    command or blocked in a write. If the edge that stopped it was a glitch (the filter
+    settled back to clear, nothing is queued, the job still runs), the motor goes on at its
+    duty. Only then: an edge still queued, or one the filter has not settled, is no proof of
+    a glitch (restarting on it, firmware 0.2.0 ran the roller on until the loop counted the
+    card, and at 50 cards/s one more card now and then came out uncounted).
     """
     job = firmware.job
     running = job is not None and not job.waiting and job.mode == logic.FEED
+    beam = firmware.beam_filter
+    unsettled = 1 if beam.raw and not beam.level else 0  # a leading edge still in the filter
     if hal.irq_stopped:
-        beam = firmware.beam_filter
-        if running and not beam.level and not beam.raw:
-            hal.restore_motor()
-        return
-    hal.final_card_armed = running and job.counted + 1 >= job.want
+        if not (running and not hal.edges and not unsettled and not beam.level):
+            return  # stopped on a card the loop has yet to count, or the job is over
+        hal.restore_motor()  # it was a glitch
+    if running:
+        hal.arm_stop(job.want - job.counted - unsettled)
+    else:
+        hal.disarm_stop()
 
 
 def serve(hal, firmware):
@@ -80,13 +99,14 @@ def serve(hal, firmware):
         hal.feed_watchdog()
         poller.poll(POLL_MS)
         for line in lines.feed(read_available(poller, stdin)):
+            deliver_inputs(hal, firmware)  # what happened before the line comes first
             firmware.on_line(line, hal.ticks_ms())
             deliver_inputs(hal, firmware)  # a command takes ~15 ms: never let a card wait
-            arm_final_card(hal, firmware)
+            arm_stop(hal, firmware)
         deliver_inputs(hal, firmware)
         now = hal.ticks_ms()
         firmware.tick(now)
-        arm_final_card(hal, firmware)
+        arm_stop(hal, firmware)
         led, buzzer = firmware.indicator(now)
         hal.show(led, buzzer)
 

@@ -406,10 +406,40 @@ function boot(prev) {
     log(`USB CDC connected after ${((Date.now() - bootWall) / 1000).toFixed(2)}s wall, emulated t=${(mcu.clock.nanos / 1e9).toFixed(3)}s`);
   };
   cdc.onSerialData = (buf) => deviceOutput(buf);
+  installHostReading(mcu);
 
   bootWall = Date.now();
   mcu.core.PC = FLASH_BASE; // like the rp2040js demo: start boot2 directly
   runLoop(sim);
+}
+
+// A host that stops reading (`hostread 0`): its program hangs with the port open, the OS
+// buffer fills and the host controller stops taking the device's IN packets. We hold the
+// completion of every IN transfer on the CDC data endpoint until `hostread 1`, so TinyUSB's
+// TX FIFO fills and MicroPython's writes block (up to its 500 ms CDC timeout), as on a PC.
+// The host's state outlives a reboot of the device (its program still hangs); the held
+// completions belong to the old chip and go with it.
+const hostReading = { on: true, held: [], release: null };
+function installHostReading(mcu) {
+  const usb = mcu.usbCtrl;
+  const origReady = usb.indicateBufferReady.bind(usb);
+  hostReading.held = [];
+  usb.indicateBufferReady = (endpoint, out) => {
+    if (!out && !hostReading.on && cdc && endpoint === cdc.inEndpoint) {
+      hostReading.held.push(endpoint);
+      return;
+    }
+    origReady(endpoint, out);
+  };
+  hostReading.release = () => {
+    for (const endpoint of hostReading.held.splice(0)) origReady(endpoint, false);
+  };
+}
+function setHostReading(on) {
+  const held = hostReading.held.length; // IN transfers held back until now
+  hostReading.on = on;
+  if (on && hostReading.release) hostReading.release();
+  return { ok: true, reading: on, held };
 }
 
 // Device-mode USB start-of-frame. rp2040js 1.4.1 only generates SOF in host mode, but
@@ -633,6 +663,7 @@ function stepTime(ms, pins) {
 //   step MS [PINS]  -> (lockstep) run MS more emulated ms; reply then, with the PINS' duty
 //   duty N          -> the duty cycle (0..1) GPIO N drives (PWM CC/(TOP+1), else its level)
 //   power           -> power-cycle the chip (flash kept, reset cause power-on)
+//   hostread 0|1    -> the USB host stops / starts again taking the device's output (writes block)
 //   faults drop=P corrupt=P seed=N | faults off -> damage whole serial lines; counts
 //   x.hold PINS / x.step NS / x.in PIN 0|1 / x.time -> exact lockstep (see the end of this file)
 function control(cmd) {
@@ -676,6 +707,8 @@ function control(cmd) {
         return stepTime(Number(cmd[1] || 1), cmd[2] ? cmd[2].split(',').map(Number) : []);
       case 'duty':
         return { pin: Number(cmd[1]), duty: pinDuty(Number(cmd[1])) };
+      case 'hostread':
+        return setHostReading(cmd[1] !== '0');
       case 'power':
         powerCycle();
         return { ok: true };
