@@ -321,7 +321,7 @@ class Table:
 
     def settle(self) -> None:
         """Press for the pending chance nodes (a jam leaves the game at its press)."""
-        if self.game.round.pending is Decision.PRESS:
+        if self.game.round.pending is _PRESS:
             self.presser.settle(self.game)
 
     def close(self) -> None:
@@ -360,7 +360,7 @@ class SampledChance:
         self.model = model
 
     def settle(self, game: Game) -> None:
-        while game.round.pending is Decision.PRESS:
+        while game.round.pending is _PRESS:
             outcomes = game.chance_outcomes()
             if outcomes:
                 moves, weights = zip(*outcomes, strict=True)
