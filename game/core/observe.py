@@ -360,7 +360,7 @@ def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
         _in_play(game.eliminated),
         state.actor,
         state.stack,
-        game.uno_pending,
+        game.uno_pending if state.uno_open is not None else None,
         state.drawn if mine and pending is _DRAWN else None,
         game.round_number,
         game.total_turns,
