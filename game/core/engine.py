@@ -318,8 +318,10 @@ class Game(History):
 
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
+        if self.round.uno_open is None and not self.rules.jump_in:  # the common case, asked
+            return []  # after every move of a bot table: nobody down to one card, no jump-ins
         uno_pending = self.uno_pending
-        if uno_pending is None and not self.rules.jump_in:  # the common case: no list of seats
+        if uno_pending is None and not self.rules.jump_in:  # no list of seats either
             return []
         return legal.table_moves(self.rules, self.round, self.seats_in_play, uno_pending)
 

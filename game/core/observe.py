@@ -354,7 +354,7 @@ def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
         state.direction,
         pending,
         decider,
-        canonical(game.legal_moves()) if mine else (),
+        canonical(_offer(game)) if mine else (),
         tuple(game.scores),
         len(state.pile),
         _in_play(game.eliminated),
@@ -368,6 +368,12 @@ def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
         seen_by(game, seat) if history else (),
         len(game.events) if history else None,
     )
+
+
+def _offer(game: Engine) -> list[Move]:
+    """The decider's legal moves: the engine's cached list when there is one (only read here)."""
+    offered = game.round.legal
+    return offered if offered is not None else game.legal_moves()
 
 
 class _AllSeats(dict[int, tuple[int, ...]]):
