@@ -111,10 +111,19 @@ _WILD_BY_CODE = {k.value: k for k in Kind if k.is_wild}
 _COLORED_BY_CODE = {k.value: k for k in Kind if not k.is_wild and k is not Kind.NUMBER}
 
 
+_KIND_ORDER = {k: i for i, k in enumerate(Kind)}
+_COLOR_ORDER = {None: 4} | {c: i for i, c in enumerate(COLORS)}
+
+
+def _display_rank(kind: Kind, color: Color | None, number: int | None) -> int:
+    """:func:`sort_key` packed into one int (fewer than 100 kinds, numbers 0-9): same order."""
+    return (_COLOR_ORDER[color] * 100 + _KIND_ORDER[kind]) * 10 + (number or 0)
+
+
 class Card:
     """One card face, immutable and interned: ``Card(kind, color, number)`` or ``Card.parse``."""
 
-    __slots__ = ("kind", "color", "number", "code", "index")
+    __slots__ = ("kind", "color", "number", "code", "index", "display")
     _interned: ClassVar[dict[tuple[Kind, Color | None, int | None], Card]] = {}
 
     kind: Kind
@@ -122,6 +131,8 @@ class Card:
     number: int | None
     code: str
     index: int
+    #: The card's place in display order (:func:`sort_key` as one int): a sort key read in C.
+    display: int
 
     def __new__(cls, kind: Kind, color: Color | None = None, number: int | None = None) -> Card:
         key = (kind, color, number)
@@ -138,6 +149,7 @@ class Card:
             ):
                 object.__setattr__(card, name, value)
             object.__setattr__(card, "index", len(cls._interned))
+            object.__setattr__(card, "display", _display_rank(kind, color, number))
             cls._interned[key] = card
         return card
 
@@ -227,10 +239,6 @@ def _parse(text: str) -> Card:
             f"one of {', '.join(_COLORED_BY_CODE)}"
         )
     return Card(kind, color)
-
-
-_KIND_ORDER = {k: i for i, k in enumerate(Kind)}
-_COLOR_ORDER = {None: 4} | {c: i for i, c in enumerate(COLORS)}
 
 
 def sort_key(card: Card) -> tuple[int, int, int]:

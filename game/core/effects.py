@@ -93,6 +93,15 @@ Block = Callable[[EffectContext, "Step"], bool]
 #: The default action of a Wild Customizable with no ``--custom`` file: a plain colour choice.
 DEFAULT_CUSTOM = ("choose_color",)
 
+# The decisions the blocks ask, as module names (an enum member read off its class is
+# slow in CPython 3.11: docs/performance.md).
+_COLOR, _PLAY_AGAIN, _TARGET, _GIVE = (
+    Decision.COLOR,
+    Decision.PLAY_AGAIN,
+    Decision.TARGET,
+    Decision.GIVE,
+)
+
 
 def _victim(ctx: EffectContext, who: str) -> int:
     """The chosen target (``who=target``) or the next player from the turn pointer."""
@@ -103,10 +112,10 @@ def _victim(ctx: EffectContext, who: str) -> int:
 
 def choose_color(ctx: EffectContext, step: Step) -> bool:
     if step.get("who") == "next":
-        return ctx.ask(Decision.COLOR, ctx.next_seat(ctx.actor))
+        return ctx.ask(_COLOR, ctx.next_seat(ctx.actor))
     if ctx.actor_out():
         return False
-    return ctx.ask(Decision.COLOR, ctx.actor)
+    return ctx.ask(_COLOR, ctx.actor)
 
 
 def skip(ctx: EffectContext, step: Step) -> bool:
@@ -132,7 +141,7 @@ def play_again(ctx: EffectContext, step: Step) -> bool:
         return False
     if not ctx.may_play_again(ctx.actor):
         return False
-    return ctx.ask(Decision.PLAY_AGAIN, ctx.actor)
+    return ctx.ask(_PLAY_AGAIN, ctx.actor)
 
 
 def hit(ctx: EffectContext, step: Step) -> bool:
@@ -161,7 +170,7 @@ def draw(ctx: EffectContext, step: Step) -> bool:
 def target(ctx: EffectContext, step: Step) -> bool:
     if ctx.actor_out() and not any(s.get("who") == "target" for s in ctx.queue):
         return False
-    return ctx.ask(Decision.TARGET, ctx.actor)
+    return ctx.ask(_TARGET, ctx.actor)
 
 
 def discard_color(ctx: EffectContext, step: Step) -> bool:
@@ -206,7 +215,7 @@ def hit_until_fire(ctx: EffectContext, step: Step) -> bool:
 def pass_card(ctx: EffectContext, step: Step) -> bool:
     if ctx.actor_out():
         return False
-    return ctx.ask(Decision.GIVE, ctx.actor)
+    return ctx.ask(_GIVE, ctx.actor)
 
 
 def rotate_hands(ctx: EffectContext, step: Step) -> bool:

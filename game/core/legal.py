@@ -42,6 +42,15 @@ PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
 
 
 COLOR_MOVES = [Move.choose(c) for c in COLORS]
+# The decisions as module names: an enum member read off its class costs CPython 3.11 a
+# call of EnumType's attribute hook (about 80 ns, against 10 for a global;
+# docs/performance.md, "A data-oriented core").
+_TURN, _COLOR, _TARGET, _DRAWN = Decision.TURN, Decision.COLOR, Decision.TARGET, Decision.DRAWN
+_PLAY_AGAIN, _GIVE, _STACK = Decision.PLAY_AGAIN, Decision.GIVE, Decision.STACK
+_CHALLENGE, _PRESS = Decision.CHALLENGE, Decision.PRESS
+_ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
+_NOT_AT_THE_TABLE = (_PRESS, _ROUND_OVER, _GAME_OVER)
+_TRADE_HANDS = Kind.TRADE_HANDS
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
 
@@ -147,7 +156,7 @@ def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[C
     hand = state.hands[seat]
     fit = matching(rules, state)
     seen = {card: None for card in hand if card in fit}  # in hand order, each card once
-    if len(hand) == 1 and hand[0].kind is Kind.TRADE_HANDS:
+    if len(hand) == 1 and hand[0].kind is _TRADE_HANDS:
         seen.pop(hand[0], None)
     if not rules.bluff:
         for card in list(seen):
@@ -186,23 +195,23 @@ def legal_moves(
 ) -> list[Move]:
     """The moves the decider may make; ``stackable``: the kinds it may stack now (or none)."""
     pending, seat = state.pending, state.decider
-    if pending is Decision.TURN:
+    if pending is _TURN:
         return turn_moves(rules, state)
-    if pending is Decision.COLOR:
+    if pending is _COLOR:
         return list(COLOR_MOVES)
-    if pending is Decision.TARGET:
+    if pending is _TARGET:
         return [Move.aim(s) for s in in_play if s != seat]
-    if pending is Decision.DRAWN:
+    if pending is _DRAWN:
         return [PLAY[state.drawn], PASS] if state.drawn is not None else [PASS]
-    if pending is Decision.PLAY_AGAIN:
+    if pending is _PLAY_AGAIN:
         return [PLAY[c] for c in playable_cards(rules, state, seat)] + [PASS]
-    if pending is Decision.GIVE:
+    if pending is _GIVE:
         return [Move.give(c) for c in dict.fromkeys(state.hands[seat])]
-    if pending is Decision.STACK:
+    if pending is _STACK:
         return stack_moves(state, seat, stackable) + [TAKE]
-    if pending is Decision.CHALLENGE:
+    if pending is _CHALLENGE:
         return [CHALLENGE, ACCEPT] + stack_moves(state, seat, stackable)
-    if pending is Decision.ROUND_OVER:
+    if pending is _ROUND_OVER:
         return [NEXT_ROUND]
     return []  # PRESS: a chance node (Game.chance_outcomes); GAME_OVER: nothing left
 
@@ -212,12 +221,12 @@ def table_moves(
 ) -> list[Move]:
     """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
     moves: list[Move] = []
-    if state.pending in (Decision.PRESS, Decision.ROUND_OVER, Decision.GAME_OVER):
+    if state.pending in _NOT_AT_THE_TABLE:
         return moves
     if uno_pending is not None:
         moves.append(UNO)
         moves += [Move.catch(uno_pending, s) for s in in_play if s != uno_pending]
-    if rules.jump_in and state.pending is Decision.TURN:
+    if rules.jump_in and state.pending is _TURN:
         top = state.discard[-1]
         if top.color is not None:
             moves += [

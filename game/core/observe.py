@@ -23,10 +23,11 @@ from __future__ import annotations
 from collections.abc import Iterable, Sequence
 from dataclasses import dataclass, field
 from enum import StrEnum
+from operator import attrgetter
 from typing import TYPE_CHECKING, Any
 
 from game.core.cards import Card, Color, sort_key
-from game.core.moves import Decision, Move, MoveKind
+from game.core.moves import Decision, Move, MoveKind, PlayMove
 
 if TYPE_CHECKING:
     from game.core.rulesets import Ruleset
@@ -66,19 +67,7 @@ class Outcome:
     termination: Termination
 
 
-MoveKey = tuple[int, tuple[int, int, int], str]
-_NO_CARD = (0, 0, 0)
-
-
-class _DisplayKeys(dict[Card, tuple[int, int, int]]):
-    """:func:`~game.core.cards.sort_key` of each card, worked out once per card."""
-
-    def __missing__(self, card: Card) -> tuple[int, int, int]:
-        self[card] = key = sort_key(card)
-        return key
-
-
-_DISPLAY = _DisplayKeys()
+MoveKey = tuple[int, int, str]
 
 
 def move_key(move: Move) -> MoveKey:
@@ -90,26 +79,52 @@ def move_key(move: Move) -> MoveKey:
     """
     card: Card | None = getattr(move, "card", None)
     if card is None:
-        return (1, _NO_CARD, str(move))
-    if move.by is None and move.kind is MoveKind.PLAY:
-        return (0, _DISPLAY[card], "")
-    return (0, _DISPLAY[card], str(move))
+        return (1, 0, str(move))
+    if move.by is None and move.kind is _PLAY:
+        return (0, card.display, "")
+    return (0, card.display, str(move))
 
 
 def canonical(moves: Iterable[Move]) -> tuple[Move, ...]:
-    """``moves`` in :func:`move_key` order: a function of the moves, not of the hand order."""
+    """``moves`` in :func:`move_key` order: a function of the moves, not of the hand order.
+
+    The common offer, plain plays and moves without a card (``draw``, ``pass``, ``take``,
+    ``color:G``...), is sorted in two parts with keys read in C: the plays by their card's
+    :attr:`~game.core.cards.Card.display` rank, then the rest by notation (every play sorts
+    before every move without a card). Anything else (a ``give``, a jump-in) takes the full
+    :func:`move_key` sort. Same order either way; docs/performance.md says what it saves.
+    """
     listed = moves if isinstance(moves, (list, tuple)) else list(moves)
     if len(listed) < 2:
         return tuple(listed)
-    return tuple(sorted(listed, key=move_key))
+    plays: list[Move] = []
+    rest: list[Move] = []
+    for move in listed:
+        if type(move) is PlayMove and move.by is None:
+            plays.append(move)
+        elif getattr(move, "card", None) is None:
+            rest.append(move)
+        else:  # a give, a jump-in: the full sort
+            return tuple(sorted(listed, key=move_key))
+    plays.sort(key=_BY_DISPLAY)
+    if len(rest) > 1:
+        rest.sort(key=str)
+    return (*plays, *rest)
+
+
+_BY_DISPLAY = attrgetter("card.display")
+# module names: an enum member read off its class is slow in CPython 3.11 (docs/performance.md)
+_PRESS, _DRAWN, _PLAY = Decision.PRESS, Decision.DRAWN, MoveKind.PLAY
+_DISPLAY = attrgetter("display")
 
 
 def display_order(cards: Iterable[Card]) -> tuple[Card, ...]:
     """``cards`` sorted for display (:func:`~game.core.cards.sort_key`), as a tuple.
 
-    The key is a dictionary's own lookup, so sorting a hand makes no Python call per card.
+    The key is the card's :attr:`~game.core.cards.Card.display` rank, read in C: sorting a
+    hand makes no Python call per card.
     """
-    return tuple(sorted(cards, key=_DISPLAY.__getitem__))
+    return tuple(sorted(cards, key=_DISPLAY))
 
 
 @dataclass(slots=True, eq=False)
@@ -327,31 +342,38 @@ def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
     ``history=False`` leaves the history out (:attr:`Observation.history` then raises):
     a bot that never reads it does not pay for redacting the log.
     """
-    pending, decider, hands = game.pending, game.decider, game.hands
-    mine = seat == decider and pending is not Decision.PRESS
+    state = game.round  # its fields read directly: an observation is made at every decision
+    pending, decider, hands = state.pending, state.decider, state.hands
+    mine = seat == decider and pending is not _PRESS
     return Observation(
         seat,
         display_order(hands[seat]),
         tuple(map(len, hands)),
-        game.discard[-1],
-        game.active_color,
-        game.direction,
+        state.discard[-1],
+        state.active_color,
+        state.direction,
         pending,
         decider,
-        canonical(game.legal_moves()) if mine else (),
+        canonical(_offer(game)) if mine else (),
         tuple(game.scores),
-        len(game.pile),
+        len(state.pile),
         _in_play(game.eliminated),
-        game.actor,
-        game.stacked,
-        game.uno_pending,
-        game.drawn_card if mine and pending is Decision.DRAWN else None,
+        state.actor,
+        state.stack,
+        game.uno_pending if state.uno_open is not None else None,
+        state.drawn if mine and pending is _DRAWN else None,
         game.round_number,
         game.total_turns,
         game.ruleset,
         seen_by(game, seat) if history else (),
         len(game.events) if history else None,
     )
+
+
+def _offer(game: Engine) -> list[Move]:
+    """The decider's legal moves: the engine's cached list when there is one (only read here)."""
+    offered = game.round.legal
+    return offered if offered is not None else game.legal_moves()
 
 
 class _AllSeats(dict[int, tuple[int, ...]]):

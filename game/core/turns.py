@@ -41,6 +41,7 @@ if TYPE_CHECKING:
 
 _COLOR_TEXT = {c: c.value for c in Color}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
+_DRAWN = Decision.DRAWN  # a module name: an enum member off its class is slow (3.11)
 
 
 # -- decisions: one handler per Decision, for a move already checked legal ------------------
@@ -349,7 +350,7 @@ def after_draw(game: Engine, seat: int) -> None:
         for card in state.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
             if card in fit and (card.color is not None or fits(rules, state, card)):
                 state.drawn = card
-                game.ask(Decision.DRAWN, seat)
+                game.ask(_DRAWN, seat)
                 return
     state.pos = seat
     game.after_effects()

@@ -83,38 +83,16 @@ class Presser:
         return bool(self._replay)
 
     def settle(self, game: Game) -> None:
-        """Press until the game waits for a player (or is over); a fault leaves it at the press."""
-        launcher = self.launcher
-        if type(launcher) is DrawPile and not self._replay and self.on_outcome is None:
-            self._settle_pile(game, launcher)
-            return
+        """Press until the game waits for a player (or is over); a fault leaves it at the press.
+
+        The one press loop of every table, whatever its launcher (a draw pile's press is
+        its cheaper :meth:`~launcher.base.DrawPile.hit_count`, in :meth:`_press_live`).
+        """
         sync = partial(self._sync, game)  # made once: a settle often makes several presses
         while game.round.pending is _PRESS:
-            game.play(_outcome(game, self.next_count(sync)))
-
-    def _settle_pile(self, game: Game, pile: DrawPile[Any]) -> None:
-        """:meth:`settle` for the in-memory draw pile (classic, pocket, ``pile://``).
-
-        The same presses, hopper model and ``fired:N`` moves as the general loop, in
-        fewer calls: a draw pile never faults and yields 0 or 1 card, so there is
-        nothing to catch or cap; no :class:`~launcher.base.Volley` is built; the hopper
-        check of :meth:`_sync` is made by the press. Kept for a measured reason: without
-        it a ``Table`` on a draw pile runs 12 % more instructions per hand of
-        ``bench/bench_engine.py`` (docs/performance.md).
-        """
-        press, play, key = pile.hit_count, game.play, id(game)
-        outcome = (fired(0), fired(1))
-        while game.round.pending is _PRESS:
-            # the hopper check of _sync, made by the press itself (-1: reload first)
-            count = (
-                press(len(game.round.pile))
-                if self._generation == (key, game.pile_generation)
-                else -1
-            )
-            if count < 0:
-                self._sync(game)
-                count = press()
-            play(outcome[count])
+            count = self.next_count(sync)
+            held = len(game.round.pile)  # _outcome(), inlined: every press passes here
+            game.play(fired(count if count <= held else held))
 
     def press_once(self, game: Game) -> None:
         """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
@@ -137,10 +115,13 @@ class Presser:
         return count
 
     def _press_live(self, sync: Callable[[], None]) -> int:
+        launcher = self.launcher
         while True:
             sync()
             try:
-                return self.launcher.hit().counted
+                if type(launcher) is DrawPile:  # its press without a Volley: only the count
+                    return launcher.hit_count()
+                return launcher.hit().counted
             except LauncherFault as fault:
                 self.faults.append(fault)
                 self._generation = None  # cards may have left the hopper model
@@ -321,7 +302,7 @@ class Table:
 
     def settle(self) -> None:
         """Press for the pending chance nodes (a jam leaves the game at its press)."""
-        if self.game.round.pending is Decision.PRESS:
+        if self.game.round.pending is _PRESS:
             self.presser.settle(self.game)
 
     def close(self) -> None:
@@ -360,7 +341,7 @@ class SampledChance:
         self.model = model
 
     def settle(self, game: Game) -> None:
-        while game.round.pending is Decision.PRESS:
+        while game.round.pending is _PRESS:
             outcomes = game.chance_outcomes()
             if outcomes:
                 moves, weights = zip(*outcomes, strict=True)
@@ -426,11 +407,12 @@ def play_out(
     #: Each seat's bot, or None where a function decides (it may return WAIT or None).
     seat_bots = [d if isinstance(d, Bot) else None for d in deciders]
     settle(game)
-    while not game.is_game_over():
+    is_game_over, is_round_over = game.is_game_over, game.is_round_over
+    while not is_game_over():
         if stop is not None and stop(game):
             return
         move: Move | str | None
-        if game.is_round_over():
+        if is_round_over():
             if max_rounds is not None and game.round_number >= max_rounds:
                 return
             make(move := NEXT_ROUND)
@@ -439,7 +421,7 @@ def play_out(
                 before_decision(game)
                 if game.is_round_over() or game.is_game_over():
                     continue
-            seat = game.decider
+            seat = game.round.decider
             bot = seat_bots[seat]
             if bot is not None:  # a bot always returns one of the seat's moves
                 move = bot.choose(game, seat)
