@@ -150,7 +150,10 @@ def test_the_referee_page_reconnects_to_a_server_resumed_after_sigkill(
         "() => document.getElementById('connection').textContent === 'connected'", timeout=20_000
     )
     page.wait_for_selector("#status > :not([data-seen])")  # drawn from the resumed server
-    assert "Resumed from" in page.inner_text("#feed")
+    # The feed's line comes in its own message, which may follow the status by a moment.
+    page.wait_for_function(
+        "() => document.getElementById('feed').innerText.includes('Resumed from')"
+    )
     assert page.evaluate(VERSION) == version
     assert (hand_sizes(page), page.inner_text("#status .card"), current(page)) == before
     play(page, "R3")  # the same link goes on refereeing
