@@ -11,7 +11,6 @@ from __future__ import annotations
 
 import functools
 import random
-import secrets
 import zlib
 from typing import Any, Protocol
 
@@ -87,4 +86,6 @@ def fresh_seed() -> int:
     against the first cards a player sees. The seed is the game's secret: it goes in the
     journal (a 0600 file), never into an event a view or an observation shows.
     """
+    import secrets  # here: seeded runs (every simulate game) never need it, nor hmac/hashlib
+
     return secrets.randbits(SEED_BITS)

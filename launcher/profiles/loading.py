@@ -8,6 +8,7 @@ wrong schema version and unknown keys (typos) are all refused.
 
 from __future__ import annotations
 
+import functools
 import json
 import tomllib
 from collections.abc import Callable
@@ -196,13 +197,36 @@ def profile_from_dict(data: dict[str, Any], where: str) -> Profile:
 # -- finding and loading --------------------------------------------------------------
 def preset_names() -> list[str]:
     """Names of the presets shipped in ``launcher/presets``."""
+    return list(_preset_names())
+
+
+@functools.cache
+def _preset_names() -> tuple[str, ...]:
+    """The presets folder, listed once: it is package data, not a user's folder."""
     folder = resources.files("launcher") / "presets"
-    return sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml"))
+    return tuple(sorted(p.name[:-5] for p in folder.iterdir() if p.name.endswith(".toml")))
 
 
 def load_profile(name_or_path: str | Path) -> Profile:
-    """A preset by name, or a profile TOML file by path."""
-    text, where = _read_profile_text(str(name_or_path))
+    """A preset by name, or a profile TOML file by path.
+
+    A preset is read and checked once per process (:func:`_preset`): every game of a
+    ``simulate`` run opens a ``sim://`` launcher on one, and parsing its TOML was most of
+    a table's set-up (docs/performance.md). A file by path is read afresh each time.
+    """
+    name = str(name_or_path)
+    if name in _preset_names():
+        return _preset(name)
+    return _parsed(*_read_profile_text(name))
+
+
+@functools.cache
+def _preset(name: str) -> Profile:
+    """Preset ``name``, parsed once: a profile is frozen, so every caller may share it."""
+    return _parsed(*_read_profile_text(name))
+
+
+def _parsed(text: str, where: str) -> Profile:
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -211,7 +235,7 @@ def load_profile(name_or_path: str | Path) -> Profile:
 
 
 def _read_profile_text(name_or_path: str) -> tuple[str, str]:
-    if name_or_path in preset_names():
+    if name_or_path in _preset_names():
         preset = resources.files("launcher") / "presets" / f"{name_or_path}.toml"
         return preset.read_text(encoding="utf-8"), f"preset {name_or_path}"
     path = Path(name_or_path)
@@ -219,7 +243,7 @@ def _read_profile_text(name_or_path: str) -> tuple[str, str]:
         return read_user_text(path, what="profile", error=ProfileError), str(path)
     raise ProfileError(
         f"no profile named {name_or_path!r}",
-        hint=f"presets: {', '.join(preset_names())}; or give a path to a .toml file",
+        hint=f"presets: {', '.join(_preset_names())}; or give a path to a .toml file",
     )
 
 
