@@ -77,17 +77,20 @@ class ActionSpace:
             return self.uno
         return self.bare[move.kind]
 
-    def encode_all(self, moves: list[Move]) -> dict[int, Move]:
+    def encode_all(self, moves: list[Move]) -> dict[int, Move | None]:
         """``{id: move}`` for the decider's ``moves``, in their order.
 
-        Its moves all have different shapes, so different ids. Made at every step: the
-        plays are looked up here without a call each.
+        Its moves all have different shapes, so different ids. Made at every decision: the
+        plays are looked up here without a call each (nor a comprehension's).
         """
         play, play_of, encode = self.play, self.play_of, self.encode
-        return {
-            play + play_of[move.card] if type(move) is PlayMove else encode(move): move
-            for move in moves
-        }
+        ids: dict[int, Move | None] = {}
+        for move in moves:
+            if type(move) is PlayMove:
+                ids[play + play_of[move.card]] = move
+            else:
+                ids[encode(move)] = move
+        return ids
 
     def name(self, action: int) -> str:
         return self.names[action]
