@@ -170,7 +170,9 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self._table()
+        table = self.table
+        if table is None:
+            raise RuntimeError("call reset() before using the environment")
         self._cumulative_rewards[agent] = 0.0
         table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
         if table.actor == CHANCE:

@@ -180,7 +180,11 @@ class Table:
         """The actor's moves by action id (None is ``wait``); empty at chance/terminal."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            if self.offering or self.actor < 0:
+                legal = self._offers()
+            else:  # the decider's moves: the common case, one call
+                legal = self._actions.encode_all(self.game.legal_moves())
+            self._legal = legal
         return legal
 
     def legal_actions(self) -> list[int]:
@@ -289,7 +293,7 @@ class Table:
             hand, at = bytearray(hand), layout.count_byte
             for card in hands[seat]:
                 hand[at[card]] += 1
-        sizes = [len(cards) for cards in hands]  # from the seat's left
+        sizes = list(map(len, hands))  # from the seat's left
         # the decider, the actor, the seat UNO is open to: one-hot, from the seat's left
         one_hot, actor, uno = layout.seat, self.actor, self.game.uno_pending
         return [
@@ -404,18 +408,17 @@ class Table:
         n, decider = self.players, self.game.decider
         return next(s for s in ((decider + i) % n for i in range(1, n + 1)) if s in seats)
 
-    def _compute_legal(self) -> dict[int, Move | None]:
+    def _offers(self) -> dict[int, Move | None]:
+        """The offered seat's out-of-turn moves and ``wait`` (nothing at chance/terminal)."""
         actor, game, encode = self.actor, self.game, self._actions.encode
         if actor < 0:
             return {}
-        if self.offering:
-            offered: dict[int, Move | None] = {}  # its out-of-turn moves, and wait
-            for move in game.table_moves():
-                if game.seat_of(move) == actor:
-                    offered.setdefault(encode(move), move)
-            offered[self._actions.wait] = None
-            return dict(sorted(offered.items()))
-        return self._actions.encode_all(game.legal_moves())
+        offered: dict[int, Move | None] = {}
+        for move in game.table_moves():
+            if game.seat_of(move) == actor:
+                offered.setdefault(encode(move), move)
+        offered[self._actions.wait] = None
+        return dict(sorted(offered.items()))
 
     def _count_played(self) -> None:
         """Count the cards played in the events since the last count."""
