@@ -92,7 +92,7 @@ class ActionSpace:
         for move in moves:
             kind = type(move)
             if kind is PlayMove:
-                ids[play + play_of[move.card]] = move
+                ids[play + play_of[move.card]] = move  # type: ignore[attr-defined]
             else:
                 bare = bare_of_type.get(kind)
                 ids[self.encode(move) if bare is None else bare] = move
