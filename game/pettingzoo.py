@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from game.rl.table import Table, TableSpec
+from game.rl.table import CHANCE, TERMINAL, Table, TableSpec
 
 RENDER_MODES = ("human", "ansi")
 
@@ -59,9 +59,10 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # pettingzoo ships
     AttributeError: about 9,100 instructions a read, and ``last()`` and ``step()`` make six
     a step, more than the rules engine's whole move (docs/rl.md, "Why the step is written
     this way"). Here the attributes they read are properties that forward them, with
-    PettingZoo's check: read before ``reset()``, they raise its AttributeError. Everything
-    else (the order checks of ``step``, ``observe``, ``render``, ``agent_iter``) is
-    PettingZoo's own.
+    PettingZoo's check: read before ``reset()``, they raise its AttributeError; ``step``
+    makes PettingZoo's checks and calls the environment's at once, ``last`` hands over to
+    the environment's. Everything else (the order checks of ``observe``, ``render``,
+    ``agent_iter``) is PettingZoo's own.
     """
 
     agent_selection = _forwarded("agent_selection")
@@ -85,6 +86,16 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # pettingzoo ships
         if observe and not self.has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
+
+    def step(self, action: Any) -> None:
+        """PettingZoo's checks, then the environment's ``step`` (theirs takes three calls)."""
+        if not self.has_reset:
+            EnvLogger.error_step_before_reset()
+        self._has_updated = True
+        if not self.env.agents:
+            EnvLogger.warn_step_after_terminated_truncated()
+        else:
+            self.env.step(action)
 
     def __str__(self) -> str:
         return str(self.env)
@@ -159,11 +170,14 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         if self.terminations[agent] or self.truncations[agent]:
             self._was_dead_step(action)
             return
-        table = self._table()
+        table = self.table
+        if table is None:
+            raise RuntimeError("call reset() before using the environment")
         self._cumulative_rewards[agent] = 0.0
         table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
-        table.press_until_a_seat_acts(self._uniform)
-        if table.is_terminal():
+        if table.actor == CHANCE:
+            table.press_until_a_seat_acts(self._uniform)
+        if table.actor == TERMINAL:
             for seat, reward in enumerate(table.returns()):
                 name = self.possible_agents[seat]
                 self.rewards[name] = reward
@@ -181,6 +195,30 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
             "observation": table.information_state_tensor(seat),
             "action_mask": table.action_mask(seat),
         }
+
+    def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
+        """The selected agent's observation, cumulative reward, termination, truncation, info.
+
+        AECEnv's own, with :meth:`observe`'s body in place of its call (once a step).
+        """
+        agent, table = self.agent_selection, self.table
+        if not observe:
+            observation = None
+        elif table is None:
+            raise RuntimeError("call reset() before using the environment")
+        else:
+            seat = self._seat[agent]
+            observation = {
+                "observation": table.information_state_tensor(seat),
+                "action_mask": table.action_mask(seat),
+            }
+        return (
+            observation,
+            self._cumulative_rewards[agent],
+            self.terminations[agent],
+            self.truncations[agent],
+            self.infos[agent],
+        )
 
     def render(self) -> str | None:
         """The table as text: every seat's hand size, the top card, who acts and its moves."""

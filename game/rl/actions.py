@@ -48,6 +48,10 @@ class ActionSpace:
         bare = self.catch + players
         self.bare = {kind: bare + i for i, kind in enumerate(_BARE)}
         self.uno = bare + len(_BARE)
+        #: The ids of the bare moves by the move's type (a type hashes at C speed; a kind,
+        #: an enum, through a Python-level ``__hash__``).
+        self.bare_of_type = {type(Move.of(kind)): i for kind, i in self.bare.items()}
+        self.bare_of_type[type(Move.of(MoveKind.UNO))] = self.uno
         self.wait = self.uno + 1
         self.size = self.wait + 1
         self.names = (
@@ -77,17 +81,22 @@ class ActionSpace:
             return self.uno
         return self.bare[move.kind]
 
-    def encode_all(self, moves: list[Move]) -> dict[int, Move]:
+    def encode_all(self, moves: list[Move]) -> dict[int, Move | None]:
         """``{id: move}`` for the decider's ``moves``, in their order.
 
-        Its moves all have different shapes, so different ids. Made at every step: the
-        plays are looked up here without a call each.
+        Its moves all have different shapes, so different ids. Made at every decision: the
+        plays are looked up here without a call each (nor a comprehension's).
         """
-        play, play_of, encode = self.play, self.play_of, self.encode
-        return {
-            play + play_of[move.card] if type(move) is PlayMove else encode(move): move
-            for move in moves
-        }
+        play, play_of, bare_of_type = self.play, self.play_of, self.bare_of_type
+        ids: dict[int, Move | None] = {}
+        for move in moves:
+            kind = type(move)
+            if kind is PlayMove:
+                ids[play + play_of[move.card]] = move  # type: ignore[attr-defined]
+            else:
+                bare = bare_of_type.get(kind)
+                ids[self.encode(move) if bare is None else bare] = move
+        return ids
 
     def name(self, action: int) -> str:
         return self.names[action]

@@ -23,6 +23,8 @@ from __future__ import annotations
 
 import dataclasses
 import functools
+import struct
+import sys
 from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
@@ -36,7 +38,7 @@ from game.core.chance import seeded
 from game.core.engine import Game
 from game.core.errors import IllegalMove
 from game.core.infostate import QuickCopyRandom
-from game.core.moves import Decision, Move, MoveKind
+from game.core.moves import Decision, Move
 from game.core.observe import redact
 from game.core.rulesets import Ruleset, load_ruleset
 from game.play.driver import fired
@@ -50,7 +52,7 @@ _DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _DECISIONS = tuple(Decision)
 _DECISION_INDEX = {decision: i for i, decision in enumerate(_DECISIONS)}
 _COLOR_INDEX = {color: i for i, color in enumerate(COLORS)}
-_PRESS, _GIVE = Decision.PRESS, MoveKind.GIVE
+_PRESS = Decision.PRESS
 #: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
 _INT_MAX = 2**31 - 1
 
@@ -137,15 +139,16 @@ class Table:
         self.declined: set[int] = set()
         self._actions = spec.actions
         self._tensors = _TensorLayout.of(spec)
-        #: The moves made, each (events before it, actor or None for a press, name, private):
-        #: with the engine's events, what happened in order.
-        self.moves: list[tuple[int, int | None, str, bool]] = []
+        #: The moves made, each (events before it, actor, action id), or for a press (events
+        #: before it, None, cards shot): with the engine's events, what happened in order.
+        self.moves: list[tuple[int, int | None, int]] = []
         #: Per seat, the log as it saw it, one token an entry (made when first asked for).
         self.views: list[list[str]] = [[] for _ in range(spec.players)]
         self._viewed = (0, 0)  # events, moves
         #: Every seat's played cards this round (public), by face: seat-major, one row a seat,
-        #: counted from the events up to ``_counted`` (when a tensor is asked for).
-        self.played = array("f", bytes(4 * spec.players * len(self._actions.cards)))
+        #: counted from the events up to ``_counted`` (when a tensor is asked for); 32-bit
+        #: ints, the tensors' raw type (:meth:`_tensor_parts`).
+        self.played = array("i", bytes(4 * spec.players * len(self._actions.cards)))
         self._counted = 0
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
@@ -177,7 +180,11 @@ class Table:
         """The actor's moves by action id (None is ``wait``); empty at chance/terminal."""
         legal = self._legal
         if legal is None:
-            legal = self._legal = self._compute_legal()
+            if self.offering or self.actor < 0:
+                legal = self._offers()
+            else:  # the decider's moves: the common case, one call
+                legal = self._actions.encode_all(self.game.legal_moves())
+            self._legal = legal
         return legal
 
     def legal_actions(self) -> list[int]:
@@ -190,9 +197,10 @@ class Table:
         """1 for each id ``seat`` may take now (all 0 when it does not act), as int8."""
         mask = bytearray(self._actions.size)
         if seat == self.actor:
-            for action in self.legal():
+            legal = self._legal
+            for action in self.legal() if legal is None else legal:
                 mask[action] = 1
-        return np.frombuffer(mask, np.int8)
+        return np.frombuffer(mask, _INT8)
 
     def apply(self, action: int) -> None:
         """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards)."""
@@ -203,19 +211,19 @@ class Table:
             self._press(action)
             self._settle()
             return
-        legal = self._legal if self._legal is not None else self.legal()
+        legal = self._legal
+        if legal is None:
+            legal = self.legal()
         if action not in legal:
             raise IllegalMove(f"action {action} is not legal for seat {actor} now")
-        move = legal[action]
-        before = len(self.game.events)
+        move, game = legal[action], self.game
+        self.moves.append((len(game.events), actor, action))
         if move is None:
             self.declined.add(actor)
         else:
             if self.declined:
                 self.declined.clear()
-            self.game.play(move)
-        private = move is not None and move.kind is _GIVE
-        self.moves.append((before, actor, self._actions.names[action], private))
+            game.play(move)
         self._settle()
 
     def press_until_a_seat_acts(self, uniform: Callable[[], float]) -> None:
@@ -254,52 +262,51 @@ class Table:
 
     def observation_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """A fixed-size float vector of :meth:`observation_string` (docs/rl.md, layout)."""
-        return np.frombuffer(self._tensor(seat, private, recall=False), np.float32)
+        raw = b"".join(self._tensor_parts(seat, private))
+        return np.frombuffer(raw, _INT32).astype(np.float32)
 
     def information_state_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """The observation plus every seat's played cards this round (relative seats).
 
         A fixed-size summary of the information set; the string form is the exact one.
         """
-        return np.frombuffer(self._tensor(seat, private, recall=True), np.float32)
-
-    def _tensor(self, seat: int, private: bool, recall: bool) -> array[float]:
-        """The observation of ``seat`` (layout: docs/rl.md), and with ``recall`` the played cards.
-
-        Filled item by item into a plain ``array`` that numpy then wraps without a copy: a
-        round step writes about twenty fields, and each numpy item or slice write costs
-        more than a whole engine move (docs/rl.md, "Why the tensors are built this way").
-        """
-        layout, state = self._tensors, self.game.round
-        out = layout.recall_zeros[:] if recall else layout.observation_zeros[:]
-        face = layout.face
-        if private:
-            for card in state.hands[seat]:
-                out[face[card]] += 1
-        out[layout.top + face[state.discard[-1]]] = 1
-        color = state.active_color
-        if color is not None:
-            out[layout.color + _COLOR_INDEX[color]] = 1
-        # hand sizes from the seat's left; then the decider, the actor, the seat UNO is open to
-        at, n, hands = layout.seats, self.spec.players, state.hands
-        for i in range(n):
-            out[at + i] = len(hands[(seat + i) % n])
-        out[at + n + (state.decider - seat) % n] = 1
-        if self.actor >= 0:
-            out[at + 2 * n + (self.actor - seat) % n] = 1
-        uno = self.game.uno_pending
-        if uno is not None:
-            out[at + 3 * n + (uno - seat) % n] = 1
-        out[layout.decision + _DECISION_INDEX[state.pending]] = 1
-        at = layout.scalars
-        out[at], out[at + 1], out[at + 2] = state.direction, state.stack, len(state.pile)
-        if recall:  # every seat's played cards, rows from the seat itself to its right
+        if self._counted != len(self.game.events):
             self._count_played()
-            at, cut, played = layout.observation_size, seat * layout.faces, self.played
-            split = at + len(played) - cut
-            out[at:split] = played[cut:]
-            out[split:] = played[:cut]
-        return out
+        parts = self._tensor_parts(seat, private)
+        played, cut = self.played.tobytes(), seat * self._tensors.row_bytes
+        parts += (played[cut:], played[:cut])  # rows from the seat itself to its right
+        return np.frombuffer(b"".join(parts), _INT32).astype(np.float32)
+
+    def _tensor_parts(self, seat: int, private: bool) -> list[bytes | bytearray]:
+        """The observation of ``seat`` (layout: docs/rl.md) as raw 32-bit ints, field by field.
+
+        Every field but the hand is a ready-made piece of the layout (a one-hot block, or a
+        few counts packed by one ``struct`` call): a Python-level write into an array or a
+        numpy item costs more than a whole engine move, so the tensor is joined from pieces
+        and numpy converts it to float32 in one call (docs/rl.md, "Why the step is written
+        this way").
+        """
+        layout, state, n = self._tensors, self.game.round, self.spec.players
+        hands = state.hands
+        hand: bytes | bytearray = layout.no_hand  # a hand the seat may not see
+        if private:
+            hand, at = bytearray(hand), layout.count_byte
+            for card in hands[seat]:
+                hand[at[card]] += 1
+        sizes = list(map(len, hands))  # from the seat's left
+        # the decider, the actor, the seat UNO is open to: one-hot, from the seat's left
+        one_hot, actor, uno = layout.seat, self.actor, self.game.uno_pending
+        return [
+            hand,
+            layout.top[state.discard[-1]],
+            layout.color[state.active_color],
+            layout.pack_sizes(*sizes[seat:], *sizes[:seat]),
+            one_hot[(state.decider - seat) % n],
+            one_hot[(actor - seat) % n if actor >= 0 else n],
+            one_hot[n if uno is None else (uno - seat) % n],
+            layout.decision[state.pending],
+            layout.pack_scalars(state.direction, state.stack, len(state.pile)),
+        ]
 
     # -- copies, worlds, pickling ---------------------------------------------------------
     def copy(self) -> Table:
@@ -359,12 +366,10 @@ class Table:
         if self.declined:
             self.declined.clear()
         game = self.game
-        before = len(game.events)
-        game.play(fired(count))
+        self.moves.append((len(game.events), None, count))
+        game.play(_FIRED[count] if count < len(_FIRED) else fired(count))
         if self._by_load is None:  # the profile has a memory: advance it
             compat.after_press(game, self._profile, self.press, count)
-        name = _FIRED_NAMES[count] if count < len(_FIRED_NAMES) else f"fired:{count}"
-        self.moves.append((before, None, name, False))
 
     def _settle(self) -> None:
         """Make the presses that have one outcome; find who acts next."""
@@ -377,7 +382,8 @@ class Table:
                     self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False
                     return
                 self._outcomes = _NO_PRESS
-                offered = self._offered_seat()
+                table_moves = self.game.table_moves()  # out-of-turn moves: rare
+                offered = self._offered_seat(table_moves) if table_moves else None
                 self.offering = offered is not None
                 self.actor = state.decider if offered is None else offered
                 return
@@ -391,11 +397,8 @@ class Table:
                 return
             self._press(outcomes.counts[0])
 
-    def _offered_seat(self) -> int | None:
-        """The next seat to be offered its out-of-turn moves, or None (the decider moves)."""
-        moves = self.game.table_moves()
-        if not moves:
-            return None
+    def _offered_seat(self, moves: list[Move]) -> int | None:
+        """The next seat to be offered its out-of-turn ``moves``, or None (the decider moves)."""
         seats = {self.game.seat_of(move) for move in moves} - self.declined
         if not seats:
             return None
@@ -405,24 +408,21 @@ class Table:
         n, decider = self.players, self.game.decider
         return next(s for s in ((decider + i) % n for i in range(1, n + 1)) if s in seats)
 
-    def _compute_legal(self) -> dict[int, Move | None]:
+    def _offers(self) -> dict[int, Move | None]:
+        """The offered seat's out-of-turn moves and ``wait`` (nothing at chance/terminal)."""
         actor, game, encode = self.actor, self.game, self._actions.encode
         if actor < 0:
             return {}
-        if self.offering:
-            offered: dict[int, Move | None] = {}  # its out-of-turn moves, and wait
-            for move in game.table_moves():
-                if game.seat_of(move) == actor:
-                    offered.setdefault(encode(move), move)
-            offered[self._actions.wait] = None
-            return dict(sorted(offered.items()))
-        return self._actions.encode_all(game.legal_moves())  # type: ignore[return-value]
+        offered: dict[int, Move | None] = {}
+        for move in game.table_moves():
+            if game.seat_of(move) == actor:
+                offered.setdefault(encode(move), move)
+        offered[self._actions.wait] = None
+        return dict(sorted(offered.items()))
 
     def _count_played(self) -> None:
         """Count the cards played in the events since the last count."""
         events = self.game.events
-        if self._counted == len(events):
-            return
         played, row, face = self.played, len(self._actions.cards), self._tensors.face_of_code
         for event in events[self._counted :]:
             if event["type"] == "play":
@@ -433,12 +433,16 @@ class Table:
         """``seat``'s tokens of what happened: the engine's events as the engine redacts them
         for that seat, and the moves (a ``give`` names its card to the giver only)."""
         events, moves, views = self.game.events, self.moves, self.views
+        names, give, give_end = self._actions.names, self._actions.give, self._actions.color
         seen, told = self._viewed
         while True:
             if told < len(moves) and moves[told][0] <= seen:  # a move, before its events
-                _, actor, name, private = moves[told]
-                token = name if actor is None else f"{actor}:{name}"
-                hidden = f"{actor}:give" if private else token
+                _, actor, action = moves[told]
+                if actor is None:  # a press
+                    token = hidden = f"fired:{action}"
+                else:
+                    token = f"{actor}:{names[action]}"
+                    hidden = f"{actor}:give" if give <= action < give_end else token
                 for other, view in enumerate(views):
                     view.append(token if other == actor else hidden)
                 told += 1
@@ -457,46 +461,74 @@ class Table:
 
 #: No press pending.
 _NO_PRESS = compat.PressOutcomes((), (), ())
-_FIRED_NAMES = [f"fired:{count}" for count in range(64)]
+#: ``fired:N`` for the usual counts (the core's own shared moves), without a call each.
+_FIRED = tuple(fired(count) for count in range(64))
+
+
+#: The tensors' raw items: native 32-bit ints (``array("i")``, ``struct``'s ``=i``).
+_INT32, _INT8 = np.dtype(np.int32), np.dtype(np.int8)
+#: Where the low byte of a native 32-bit int is.
+_LOW_BYTE = 0 if sys.byteorder == "little" else 3
+
+
+def _ints(values: list[int]) -> bytes:
+    return struct.pack(f"={len(values)}i", *values)
+
+
+def _one_hots(size: int) -> list[bytes]:
+    """The one-hot block of each index 0 .. size-1, then the all-zero block (index ``size``)."""
+    return [_ints([int(i == hot) for i in range(size)]) for hot in range(size + 1)]
 
 
 @dataclass(frozen=True)
 class _TensorLayout:
-    """Where each field of a spec's tensors starts (docs/rl.md, layout), and blank tensors."""
+    """A spec's tensor fields as ready-made raw pieces (docs/rl.md, layout).
+
+    Every field with few values is kept as the bytes of each value; the tensors are joined
+    from them (:meth:`Table._tensor_parts`).
+    """
 
     faces: int
-    #: Tensor index of each card face, by card and by code.
-    face: dict[Any, int]
+    #: The tensor index of each card face, by code (the played counts).
     face_of_code: dict[str, int]
-    top: int
-    color: int
-    seats: int
-    decision: int
-    scalars: int
-    observation_size: int
-    observation_zeros: array[float]
-    recall_zeros: array[float]
+    #: The byte of a hand card's count in the hand block, by card (the low byte of its int).
+    count_byte: dict[Any, int]
+    #: The hand block of no card (and of a hand the seat may not see).
+    no_hand: bytes
+    #: The top-card block of each card, the colour block of each colour (and of None).
+    top: dict[Any, bytes]
+    color: dict[Any, bytes]
+    #: A seat's one-hot block, by seat relative to the observer; index ``players``: none.
+    seat: list[bytes]
+    decision: dict[Decision, bytes]
+    #: The hand sizes (from the observer's left) and direction, stack, pile as raw ints.
+    pack_sizes: Callable[..., bytes]
+    pack_scalars: Callable[..., bytes]
+    #: The bytes of one seat's row of played counts.
+    row_bytes: int
 
     @staticmethod
     @functools.cache
     def of(spec: TableSpec) -> _TensorLayout:
         actions, n = spec.actions, spec.players
         faces = len(actions.cards)
-        color = 2 * faces
-        seats = color + len(COLORS)
-        decision = seats + 4 * n
+        face = {card: actions.card_index[card.code] for card in set(spec.rules.deck)}
+        card_hots, color_hots = _one_hots(faces), _one_hots(len(COLORS))
+        decision_hots = _one_hots(len(_DECISIONS))
+        if array("i").itemsize != 4:
+            raise RuntimeError("the tensors need 32-bit C ints")
         return _TensorLayout(
             faces=faces,
-            face={card: actions.card_index[card.code] for card in set(spec.rules.deck)},
             face_of_code=actions.card_index,
-            top=faces,
-            color=color,
-            seats=seats,
-            decision=decision,
-            scalars=decision + len(_DECISIONS),
-            observation_size=spec.observation_size,
-            observation_zeros=array("f", bytes(4 * spec.observation_size)),
-            recall_zeros=array("f", bytes(4 * spec.information_state_size)),
+            count_byte={card: 4 * i + _LOW_BYTE for card, i in face.items()},
+            no_hand=card_hots[faces],
+            top={card: card_hots[i] for card, i in face.items()},
+            color={None: color_hots[-1]} | {c: color_hots[_COLOR_INDEX[c]] for c in COLORS},
+            seat=_one_hots(n),
+            decision=dict(zip(_DECISIONS, decision_hots[:-1], strict=True)),
+            pack_sizes=struct.Struct(f"={n}i").pack,
+            pack_scalars=struct.Struct("=3i").pack,
+            row_bytes=4 * faces,
         )
 
 
