@@ -31,6 +31,7 @@ BUTTON_PRESSED_LEVEL = 0
 PWM_FREQ = 20000  # Hz: above hearing, fine for small DC motors on a DRV8833/TB6612
 PROFILE_FILE = "profile.txt"
 MAX_QUEUED_EDGES = 64
+DEADLINE_POLL_MS = 5  # the timer that enforces the motor's deadline runs this often
 WATCHDOG_MS = 2000  # the loop feeds it every few ms; 8388 ms is the RP2040's maximum
 WATCHDOG_BASE = 0x40058000
 WATCHDOG_CTRL_CLEAR = WATCHDOG_BASE + 0x3000  # the atomic clear alias of WATCHDOG_CTRL
@@ -104,6 +105,12 @@ class Rp2Hal:
         #: roller run past the count. ``irq_stopped`` says the interrupt stopped it.
         self.stop_after = 0
         self.irq_stopped = False
+        #: The instant (ticks_ms) the motor must be off whatever the loop is doing, set by the
+        #: loop every pass (``logic.Firmware.stop_deadline``: a silent host, the time bound);
+        #: a 5 ms timer enforces it, and ``deadline_stopped`` tells the loop which one it was.
+        self.deadline = None
+        self.deadline_stopped = None
+        self._deadline_timer = None
         self._duty = 0
 
     def button_held(self):
@@ -118,6 +125,33 @@ class Rp2Hal:
         both = Pin.IRQ_RISING | Pin.IRQ_FALLING
         self._beam.irq(trigger=both, handler=self._on_beam_edge)
         self._button.irq(trigger=both, handler=self._on_button_edge)
+
+    def set_deadline(self, at):
+        """The motor must be off at ``at`` (ticks_ms), whatever the loop is doing; None: no job.
+
+        A timer checks it every :data:`DEADLINE_POLL_MS` while one is set. It runs while the
+        loop sits in a write to a host that does not read (up to 500 ms: MicroPython runs
+        pending callbacks while it waits), so a silent host or a time bound stops the motor
+        on time. It runs only while a job does, so an idle board sleeps.
+        """
+        if at is None and self._deadline_timer is not None:
+            self._deadline_timer.deinit()
+            self._deadline_timer = None
+        elif at is not None and self._deadline_timer is None:
+            self._deadline_timer = machine.Timer(
+                mode=machine.Timer.PERIODIC,
+                period=DEADLINE_POLL_MS,
+                callback=self._on_deadline_timer,
+            )
+        self.deadline = at
+
+    def _on_deadline_timer(self, timer):
+        at = self.deadline
+        if at is None or self.deadline_stopped is not None:
+            return
+        if time.ticks_diff(time.ticks_ms(), at) >= 0:
+            self._pwm.duty_u16(0)
+            self.deadline_stopped = at
 
     def _on_beam_edge(self, pin):
         level = pin.value() == BEAM_BLOCKED_LEVEL
@@ -152,6 +186,9 @@ class Rp2Hal:
         duty = 0 if duty < 0 else 100 if duty > 100 else duty
         self.stop_after = 0
         self.irq_stopped = False
+        self.deadline_stopped = None
+        if duty == 0:
+            self.deadline = None
         self._duty = duty
         self._pwm.duty_u16(duty * 65535 // 100)
 

@@ -492,6 +492,24 @@ class Firmware:
             return None, P.FAULT_JAM
         return None
 
+    def stop_deadline(self):
+        """When the running job's motor must be off whatever the beam does (None: no job).
+
+        The host-silence bound of a host job and the job's time bound (``max_ms``, or a
+        RUN's ``ms``): the two that need no beam edge to be known. The Pico's hardware timer
+        enforces it even while the main loop sits in a write (``hal_rp2``).
+        """
+        job = self.job
+        if job is None:
+            return None
+        add = self.hal.ticks_add
+        bound = add(job.started, job.ms if job.mode == RUN else job.max_ms)
+        if job.is_host_job():
+            silence = add(self.last_rx, P.HOST_SILENCE_MS)
+            if self.hal.ticks_diff(silence, bound) < 0:
+                return silence
+        return bound
+
     def next_deadline(self):
         """The earliest ``now`` at which :meth:`tick` may act, or None when idle.
 

@@ -90,6 +90,32 @@ def arm_stop(hal, firmware):
         hal.disarm_stop()
 
 
+def enforce_deadline(hal, firmware):
+    """The timer stopped the motor at a deadline: run the job's timers at that instant.
+
+    What happened before it (queued edges) first; then the fault the deadline stands for
+    latches (``host_silent``, ``max_time``) or a RUN ends, dated when the motor stopped.
+    Should the job still run (a deadline that moved meanwhile), the motor goes on.
+    """
+    at = hal.deadline_stopped
+    if at is None:
+        return
+    deliver_inputs(hal, firmware)
+    firmware.tick(at)
+    if hal.deadline_stopped is None:
+        return  # the job ended: its fault or end is latched, the motor stays off
+    hal.deadline_stopped = None
+    job = firmware.job
+    if job is not None and not job.waiting and not hal.irq_stopped:
+        hal.restore_motor()
+
+
+def set_deadline(hal, firmware):
+    """Tell the timer the running job's deadline (after every pass that may have moved it)."""
+    if hal.deadline_stopped is None:
+        hal.set_deadline(firmware.stop_deadline())
+
+
 def serve(hal, firmware):
     stdin = sys.stdin.buffer
     poller = select.poll()
@@ -98,15 +124,18 @@ def serve(hal, firmware):
     while True:
         hal.feed_watchdog()
         poller.poll(POLL_MS)
+        enforce_deadline(hal, firmware)
         for line in lines.feed(read_available(poller, stdin)):
             deliver_inputs(hal, firmware)  # what happened before the line comes first
             firmware.on_line(line, hal.ticks_ms())
             deliver_inputs(hal, firmware)  # a command takes ~15 ms: never let a card wait
             arm_stop(hal, firmware)
+            set_deadline(hal, firmware)
         deliver_inputs(hal, firmware)
         now = hal.ticks_ms()
         firmware.tick(now)
         arm_stop(hal, firmware)
+        set_deadline(hal, firmware)
         led, buzzer = firmware.indicator(now)
         hal.show(led, buzzer)
 
@@ -128,6 +157,7 @@ def main():
         raise
     finally:
         hal.set_motor(0)
+        hal.set_deadline(None)
 
 
 main()
