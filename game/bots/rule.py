@@ -25,7 +25,7 @@ from typing import TYPE_CHECKING
 from game.bots.base import Bot, by_kind, favourite_color, offered, rules_of
 from game.core.cards import Card, Kind
 from game.core.moves import Decision, Move, MoveKind, PlayMove
-from game.core.observe import observe
+from game.core.observe import observe, seat_table_moves
 
 if TYPE_CHECKING:
     from game.core.engine import Game
@@ -261,13 +261,34 @@ class RuleBot(Bot):
         )
 
     # -- out of turn ----------------------------------------------------------------------
+    def table_move(self, game: Game, seat: int, moves: list[Move]) -> Move | None:
+        """As :meth:`Bot.table_move`, without the observation :meth:`react` never reads.
+
+        (The rule bot's reaction is a function of its own table moves alone; building the
+        seat's observation for it was most of the cost of an out-of-turn offer.) A subclass
+        with a :meth:`react` of its own, which may read the view, gets the observation.
+        """
+        if type(self).react is not RuleBot.react:
+            return super().table_move(game, seat, moves)
+        own = seat_table_moves(game, seat, moves)
+        return first_reaction(own) if own else None
+
     def react(self, view: Observation, moves: list[Move]) -> Move | None:
         """Call UNO, catch a missed UNO, jump in with an identical card."""
-        for kind in (MoveKind.UNO, MoveKind.CATCH, MoveKind.PLAY):
-            for move in moves:
-                if move.kind is kind:
-                    return move
-        return None
+        return first_reaction(moves)
+
+
+#: The table moves the rule bot makes, most wanted first.
+_REACTIONS = (MoveKind.UNO, MoveKind.CATCH, MoveKind.PLAY)
+
+
+def first_reaction(moves: Sequence[Move]) -> Move | None:
+    """Call UNO, else catch a missed UNO, else jump in: the first such of ``moves``, or None."""
+    for kind in _REACTIONS:
+        for move in moves:
+            if move.kind is kind:
+                return move
+    return None
 
 
 def _pressure(next_size: int) -> float:
