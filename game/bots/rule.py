@@ -68,7 +68,9 @@ def leader(view: Observation, seat: int) -> int:
 class CardFacts:
     """What the rule bot asks of one card under one ruleset, worked out once per card."""
 
-    __slots__ = ("wild", "tenth", "strikes_next", "aimed", "turns_two", "discards", "trades")
+    __slots__ = (
+        "wild", "tenth", "strikes_next", "aimed", "turns_two", "discards", "trades", "wild_order"
+    )  # fmt: skip
 
     def __init__(self, rules: Ruleset, card: Card) -> None:
         kind = card.kind
@@ -79,13 +81,9 @@ class CardFacts:
         self.turns_two = kind is Kind.REVERSE  #: strikes the next player when two play
         self.discards = kind is Kind.DISCARD_ALL
         self.trades = kind is Kind.TRADE_HANDS
-
-    @property
-    def wild_order(self) -> float:
-        """Among wilds forced out, spend the plain ones first and keep the attacks."""
-        if self.aimed:
-            return 0.0
-        return 1.0 if self.strikes_next else 2.0
+        #: Among wilds forced out, spend the plain ones first and keep the attacks (a field,
+        #: not a property: it is read for every wild valued).
+        self.wild_order = 0.0 if self.aimed else 1.0 if self.strikes_next else 2.0
 
 
 class _FactTable(dict[Card, CardFacts]):
@@ -176,8 +174,12 @@ class Reading:
         if len(plays) == 1:
             return plays[0]
         value = self.value
-        values = [value(move.card) for move in plays]
-        return plays[values.index(max(values))]  # index: the first of equals
+        best, most = plays[0], value(plays[0].card)
+        for move in plays[1:]:
+            worth = value(move.card)
+            if worth > most:  # strictly: the first of equals stays
+                best, most = move, worth
+        return best
 
 
 class RuleBot(Bot):
