@@ -8,7 +8,9 @@ a frame (a host's command takes the link: standalone presses stop).
 
 from __future__ import annotations
 
+import itertools
 import os
+import random
 import shutil
 from collections.abc import Iterator
 from dataclasses import replace
@@ -150,6 +152,29 @@ def test_a_press_during_a_host_game_is_refused(board: PicoBoard) -> None:
     rig.close()
 
 
+def feed_jobs(rig: ExactRig, jobs: int, gaps_ms: Iterator[float]) -> list[float]:
+    """Run ``jobs`` FEEDs of 4 cards, each after an idle gap; the roller's run-on of each (ms).
+
+    The run-on is the time from the last card's leading edge (the model's) to the motor
+    going off (the pin's): the beam interrupt should stop it within microseconds.
+    """
+    boot = boot_id(rig)
+    run_ons = []
+    for job in range(1, jobs + 1):
+        rig.run_until(rig.t_ms + next(gaps_ms))
+        edges_before = len(rig.beam_edges)
+        rig.send("FEED", [("job", job), ("n", 4), ("boot", boot)], seq=job % 250 + 1)
+        rig.run_until(rig.t_ms + 200)
+        leading = [t for t, blocked in rig.beam_edges[edges_before:] if blocked]
+        assert len(leading) == 4, f"job {job}: {len(leading)} cards reached the beam"
+        _, stopped = rig.motor_runs()[-1]
+        run_ons.append(stopped - leading[-1])
+    done = rig.frames("DONE")
+    assert [(d["counted"], d["reason"]) for d in done] == [("4", "count")] * jobs
+    assert rig.mechanism.ejected == 4 * jobs
+    return run_ons
+
+
 def test_the_last_card_of_a_feed_stops_the_roller_at_its_edge(board: PicoBoard) -> None:
     """The beam interrupt stops the motor on the last card; the loop must not restart it.
 
@@ -160,19 +185,33 @@ def test_the_last_card_of_a_feed_stops_the_roller_at_its_edge(board: PicoBoard) 
     """
     rig = ExactRig(board, cards=40, params=ROLLER)
     rig.run_until(300)
-    boot = boot_id(rig)
-    for job in range(1, 9):
-        edges_before = len(rig.beam_edges)
-        rig.send("FEED", [("job", job), ("n", 4), ("boot", boot)], seq=job)
-        rig.run_until(rig.t_ms + 200)
-        leading = [t for t, blocked in rig.beam_edges[edges_before:] if blocked]
-        assert len(leading) == 4, f"job {job}: {len(leading)} cards reached the beam"
-        _, stopped = rig.motor_runs()[-1]
-        print(f"job {job}: motor off {1000 * (stopped - leading[-1]):.0f} us after the last card")
-        assert stopped - leading[-1] < 0.2, f"job {job}: the roller ran on past the last card"
-    done = rig.frames("DONE")
-    assert [(d["counted"], d["reason"]) for d in done] == [("4", "count")] * 8
-    assert rig.mechanism.ejected == 32 and rig.mechanism.hopper == 8
+    run_ons = feed_jobs(rig, 8, itertools.repeat(0.0))
+    print("run-on after the last card (us):", [round(1000 * r) for r in run_ons])
+    assert max(run_ons) < 0.2, "the roller ran on past the last card"
+    assert rig.mechanism.hopper == 8
+    rig.close()
+
+
+@pytest.mark.parametrize(
+    "jobs", [pytest.param(40, id="short"), pytest.param(400, id="long", marks=pytest.mark.slow)]
+)
+def test_no_phase_of_the_main_loop_delays_the_stop_on_the_last_card(
+    board: PicoBoard, jobs: int
+) -> None:
+    """Jobs started at every phase of the loop; the roller stops on the last card each time.
+
+    Firmware 0.2.1's beam interrupt was soft: MicroPython ran it between bytecodes, so a
+    garbage collection (or a long C call) of the loop delayed the stop, and 2 of 150 jobs
+    ran the roller on 7 ms (one in this test's 8-job sibling failed CI). The long version
+    (``-m slow``, ~7 minutes) fails on that firmware in most runs; the short one rarely.
+    """
+    rng = random.Random(11)
+    rig = ExactRig(board, cards=4 * jobs + 8, params=ROLLER)
+    rig.run_until(300)
+    run_ons = feed_jobs(rig, jobs, (rng.uniform(0, 25) for _ in itertools.count()))
+    late = [(job, round(1000 * r)) for job, r in enumerate(run_ons, 1) if r >= 0.2]
+    print(f"{jobs} jobs: worst run-on {1000 * max(run_ons):.0f} us")
+    assert late == [], f"(job, run-on us) past the last card: {late}"
     rig.close()
 
 

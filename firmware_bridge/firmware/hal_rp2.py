@@ -15,9 +15,11 @@ Wiring (change the constants to match your board; ``docs/firmware.md`` has the d
 import os
 import sys
 import time
+from array import array
 
 import logic
 import machine
+import micropython
 from machine import PWM, Pin
 
 MOTOR_PWM_PIN = 16
@@ -77,6 +79,58 @@ def motor_pins_low():
     Pin(MOTOR_DIR_PIN, Pin.OUT, value=0)
 
 
+class EdgeQueue:
+    """Pin levels and their times, queued by a hard interrupt and read by the main loop.
+
+    The beam interrupt is hard (it runs at the edge, even while the loop sits in a garbage
+    collection or a long C call: a soft one, run between bytecodes, waited 3 ms behind one
+    now and then, and the roller ran on past the last card). A hard interrupt may not
+    allocate, so the queue is a ring of preallocated arrays, not a list of tuples. One
+    writer (the interrupt) moves ``tail``, one reader (the loop) moves ``head``: no lock.
+    A full queue drops the new edge, as the list did.
+    """
+
+    def __init__(self, size):
+        self.size = size + 1  # one slot stays free: head == tail means empty
+        self.ms = array("i", [0] * self.size)
+        self.us = array("i", [0] * self.size)
+        self.level = bytearray(self.size)
+        self.head = 0
+        self.tail = 0
+
+    def push(self, ms, us, level):
+        """In the interrupt: no allocation (ticks are small ints, the slots exist)."""
+        tail = self.tail
+        after = tail + 1 if tail + 1 < self.size else 0
+        if after == self.head:
+            return
+        self.ms[tail] = ms
+        self.us[tail] = us
+        self.level[tail] = 1 if level else 0
+        self.tail = after
+
+    def pop(self):
+        """The oldest ``(ticks_ms, ticks_us, level)``, or None when nothing is queued."""
+        head = self.head
+        if head == self.tail:
+            return None
+        edge = (self.ms[head], self.us[head], self.level[head] == 1)
+        self.head = head + 1 if head + 1 < self.size else 0
+        return edge
+
+    def empty(self):
+        return self.head == self.tail
+
+    def count_level(self, level):
+        """How many queued edges read ``level`` (call with the interrupts held)."""
+        count, index, want = 0, self.head, 1 if level else 0
+        while index != self.tail:
+            if self.level[index] == want:
+                count += 1
+            index = index + 1 if index + 1 < self.size else 0
+        return count
+
+
 class Rp2Hal:
     """Pins and services of the Pico, as ``logic.Firmware`` expects them."""
 
@@ -91,8 +145,8 @@ class Rp2Hal:
         self._led = Pin(LED_PIN, Pin.OUT, value=0)
         self._buzzer = Pin(BUZZER_PIN, Pin.OUT, value=0) if BUZZER_PIN is not None else None
         self._shown = None
-        self.edges = []  # (ticks_ms, ticks_us, blocked) appended by the beam interrupt
-        self.buttons = []  # (ticks_ms, pressed) appended by the button interrupt
+        self.edges = EdgeQueue(MAX_QUEUED_EDGES)  # (ticks_ms, ticks_us, blocked) of the beam
+        self.buttons = EdgeQueue(MAX_QUEUED_EDGES)  # (ticks_ms, ticks_us, pressed)
         self._out = sys.stdout.buffer
         self._gate = logic.WriteGate(time.ticks_diff, time.ticks_add)
         self._torn = False  # the last write ended mid-frame (see write)
@@ -117,14 +171,17 @@ class Rp2Hal:
         return self._button.value() == BUTTON_PRESSED_LEVEL
 
     def start_interrupts(self):
-        """Beam and button levels are queued by (soft) interrupts on both edges.
+        """Beam and button levels are queued by hard interrupts on both edges.
 
-        The handlers only read the level and the time; the main loop filters the beam
-        (``logic.BeamFilter``) and debounces the button (``logic.Firmware.on_button``).
+        The handlers only read the level and the time (and the beam's stops the motor at
+        the count, :meth:`arm_stop`); the main loop filters the beam (``logic.BeamFilter``)
+        and debounces the button (``logic.Firmware.on_button``). A hard handler that failed
+        could not allocate its traceback without the emergency buffer.
         """
+        micropython.alloc_emergency_exception_buf(100)
         both = Pin.IRQ_RISING | Pin.IRQ_FALLING
-        self._beam.irq(trigger=both, handler=self._on_beam_edge)
-        self._button.irq(trigger=both, handler=self._on_button_edge)
+        self._beam.irq(trigger=both, handler=self._on_beam_edge, hard=True)
+        self._button.irq(trigger=both, handler=self._on_button_edge, hard=True)
 
     def set_deadline(self, at):
         """The motor must be off at ``at`` (ticks_ms), whatever the loop is doing; None: no job.
@@ -160,12 +217,11 @@ class Rp2Hal:
             if self.stop_after == 0:
                 self._pwm.duty_u16(0)  # the count is reached (or a glitch: the loop restarts it)
                 self.irq_stopped = True
-        if len(self.edges) < MAX_QUEUED_EDGES:
-            self.edges.append((time.ticks_ms(), time.ticks_us(), level))
+        self.edges.push(time.ticks_ms(), time.ticks_us(), level)
 
     def _on_button_edge(self, pin):
-        if len(self.buttons) < MAX_QUEUED_EDGES:
-            self.buttons.append((time.ticks_ms(), pin.value() == BUTTON_PRESSED_LEVEL))
+        pressed = pin.value() == BUTTON_PRESSED_LEVEL
+        self.buttons.push(time.ticks_ms(), time.ticks_us(), pressed)
 
     def show(self, led, buzzer):
         """The LED and the buzzer (pins written only on a change)."""
@@ -201,9 +257,7 @@ class Rp2Hal:
         """
         state = machine.disable_irq()
         try:
-            for _, _, blocked in self.edges:
-                if blocked:
-                    cards -= 1
+            cards -= self.edges.count_level(True)
             if cards > 0:
                 self.stop_after = cards
             elif not self.irq_stopped:

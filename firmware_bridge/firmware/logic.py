@@ -32,7 +32,7 @@ try:
 except ImportError:  # on the Pico every module sits in the flash root
     import protocol  # type: ignore[no-redef]
 
-FIRMWARE_VERSION = "0.2.1"
+FIRMWARE_VERSION = "0.2.2"
 #: Level debounce of the button: low this long is a press, high this long re-arms it. A
 #: bouncing release (contacts chattering for a few ms) never re-arms; a 20-100 us spike
 #: from the motor's noise is never 20 ms long.

@@ -48,20 +48,23 @@ def deliver_inputs(hal, firmware):
     does not read) while the next edges queue, and the timers that run after this (a beam
     blocked too long, a jam) must see every edge that happened before they look.
     """
-    beam = firmware.beam_filter
+    beam, edges = firmware.beam_filter, hal.edges
     while True:
-        while hal.edges:
-            when, us, blocked = hal.edges.pop(0)
+        edge = edges.pop()
+        while edge is not None:
+            when, us, blocked = edge
             for settled, at in beam.raw_edge(blocked, when, us):
                 firmware.on_beam(settled, at)
+            edge = edges.pop()
         settled_now = beam.poll(hal.ticks_us())
         for settled, at in settled_now:
             firmware.on_beam(settled, at)
-        if not settled_now and not hal.edges:
+        if not settled_now and edges.empty():
             break
-    while hal.buttons:
-        when, pressed = hal.buttons.pop(0)
-        firmware.on_button(pressed, when)
+    press = hal.buttons.pop()
+    while press is not None:
+        firmware.on_button(press[2], press[0])
+        press = hal.buttons.pop()
 
 
 def arm_stop(hal, firmware):
@@ -81,7 +84,7 @@ def arm_stop(hal, firmware):
     beam = firmware.beam_filter
     unsettled = 1 if beam.raw and not beam.level else 0  # a leading edge still in the filter
     if hal.irq_stopped:
-        if not (running and not hal.edges and not unsettled and not beam.level):
+        if not (running and hal.edges.empty() and not unsettled and not beam.level):
             return  # stopped on a card the loop has yet to count, or the job is over
         hal.restore_motor()  # it was a glitch
     if running:
