@@ -37,8 +37,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from itertools import repeat
-from operator import is_
 from typing import Any
 
 from game.core import legal, table
@@ -349,8 +347,9 @@ class Game(History):
                 self.play_chance(Move.parse(move) if isinstance(move, str) else move)
             return
         offered = state.legal
-        # the hot path: one of the move objects legal_moves() handed out (found by identity)
-        if offered is not None and any(map(is_, offered, repeat(move))):
+        # the hot path: one of the move objects legal_moves() handed out, found by identity in
+        # C (ids of live objects are unique; a move's == is Python-level dataclass code)
+        if offered is not None and id(move) in map(id, offered):
             made: Move = move  # type: ignore[assignment]  # an offered move is a Move
         else:
             checked = flow.checked(self, move)
