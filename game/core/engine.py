@@ -37,8 +37,6 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Mapping, Sequence
-from itertools import repeat
-from operator import is_
 from typing import Any
 
 from game.core import legal, table
@@ -349,8 +347,9 @@ class Game(History):
                 self.play_chance(Move.parse(move) if isinstance(move, str) else move)
             return
         offered = state.legal
-        # the hot path: one of the move objects legal_moves() handed out (found by identity)
-        if offered is not None and any(map(is_, offered, repeat(move))):
+        # the hot path: one of the move objects legal_moves() handed out, found by identity in
+        # C (ids of live objects are unique; a move's == is Python-level dataclass code)
+        if offered is not None and id(move) in map(id, offered):
             made: Move = move  # type: ignore[assignment]  # an offered move is a Move
         else:
             checked = flow.checked(self, move)
@@ -393,7 +392,13 @@ class Game(History):
         hand = state.hands[seat]
         if card in self.rules.challengeable:
             state.guilty = legal.would_be_guilty(self.rules, state, seat, card)
-        hand.remove(card)
+        # hand.remove(card), by identity (cards are interned): list.remove's == goes through
+        # the Python-level comparison slot that Card.__lt__ gives the class, about 1,000
+        # instructions per card passed over (docs/performance.md, "A data-oriented core")
+        i = 0
+        while hand[i] is not card:
+            i += 1
+        del hand[i]
         state.discard.append(card)
         state.active_color = card.color
         self.record({"type": "play", "player": seat, "card": card.code, "reason": context})
