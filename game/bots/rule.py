@@ -168,9 +168,15 @@ class Reading:
 
     @property
     def leader_size(self) -> int:
-        """Cards held by the :func:`leader`."""
+        """Cards held by the :func:`leader`: the fewest any opponent holds.
+
+        (The leader is the opponent with the fewest cards, whatever breaks its ties, so its
+        size is their minimum: no seat needs to be picked for it.)
+        """
         if self._leader_size < 0:
-            self._leader_size = self.table.hand_sizes[leader(self.table, self.seat)]
+            table, seat = self.table, self.seat
+            sizes = table.hand_sizes
+            self._leader_size = min([sizes[s] for s in table.seats_in_play if s != seat])
         return self._leader_size
 
     def value(self, card: Card) -> float:
