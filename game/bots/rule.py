@@ -146,9 +146,11 @@ class Reading:
 
     __slots__ = ("table", "seat", "size", "facts", "colors", "_next_size", "_leader_size")
 
-    def __init__(self, table: PublicTable, seat: int, hand: Sequence[Card], rules: Ruleset) -> None:
+    def __init__(
+        self, table: PublicTable, seat: int, hand: Sequence[Card], facts: dict[Card, CardFacts]
+    ) -> None:
         self.table, self.seat, self.size = table, seat, len(hand)
-        self.facts = facts_for(rules)
+        self.facts = facts  #: :func:`facts_for` the ruleset
         self.colors = [card.color for card in hand]
         self._next_size = -1
         self._leader_size = -1
@@ -156,7 +158,7 @@ class Reading:
     @classmethod
     def of(cls, view: Observation) -> Reading:
         """The reading of a seat's observation."""
-        return cls(view, view.seat, view.cards, rules_of(view))
+        return cls(view, view.seat, view.cards, facts_for(rules_of(view)))
 
     @property
     def next_size(self) -> int:
@@ -229,6 +231,9 @@ class RuleBot(Bot):
 
     name = "rule"
     reads_history = False
+    #: The ruleset of the last decision and its card facts (:func:`facts_for`).
+    _rules: Ruleset | None = None
+    _facts: dict[Card, CardFacts]
 
     def choose(self, game: Game, seat: int) -> Move:
         """As :meth:`Bot.choose`, deciding on the game's public part, without an observation.
@@ -275,7 +280,9 @@ class RuleBot(Bot):
         plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending is _STACK or pending is _CHALLENGE:
             return self._answer_attack(table, pending, plays, moves)
-        return self._turn(Reading(table, seat, hand, rules), pending, plays, moves)
+        if rules is not self._rules:  # the facts of the bot's game, kept: one lookup less
+            self._rules, self._facts = rules, facts_for(rules)
+        return self._turn(Reading(table, seat, hand, self._facts), pending, plays, moves)
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
     def _turn(
