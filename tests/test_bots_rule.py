@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections import Counter
+from dataclasses import replace
+
 import pytest
 from rig import position
 
@@ -16,8 +19,9 @@ from game.bots import (
 )
 from game.core.engine import Game
 from game.core.moves import MoveKind
+from game.core.observe import observe
 from game.core.rulesets import RULESET_IDS, load_ruleset
-from game.play.driver import Table
+from game.play.driver import Table, play_out
 from game.play.simulate import SimConfig, play_game, simulate
 
 #: A cheap search so the legality battery stays fast (its strength is tested elsewhere).
@@ -215,3 +219,48 @@ def test_simulate_seats_rule_bots_by_default_and_rounds_take_tens_of_turns() -> 
     summary = simulate(config)
     assert summary["bots"] == ["rule"]
     assert 15 < summary["turns_per_round"] < 120
+
+
+#: House rules that bring the rarer decisions: targets and trades (seven_zero), stacks,
+#: challenges, jump-ins, eliminated seats.
+HOUSE_RULES: list[dict[str, object]] = [
+    {},
+    {"seven_zero": True, "mega_hit_stack": True, "jump_in": True},
+    {"scoring": "elimination"},
+    {"scoring": "elimination", "stack_draws": True, "draw_until_playable": True},
+]
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+@pytest.mark.parametrize("players", [2, 4])
+@pytest.mark.parametrize("options", HOUSE_RULES)
+def test_rule_bot_makes_the_move_of_its_observation_whatever_the_order_offered(
+    ruleset: str, players: int, options: dict[str, object]
+) -> None:
+    """:meth:`RuleBot.choose` decides on the game, not the observation: the same move.
+
+    The same object as :meth:`RuleBot.decide` returns for the seat's observation, and for
+    that observation with its hand and its moves reversed (ties go by card, not by place).
+    """
+    try:
+        table = Table.new(ruleset, players, seed=players * 17 + len(ruleset), options=options)
+    except RulesetError:
+        pytest.skip(f"{ruleset} takes none of {options}")
+    bot, decisions = RuleBot(0), Counter[Decision]()
+
+    def checked(game: Game, seat: int) -> Move:
+        move = bot.choose(game, seat)
+        view = observe(game, seat, history=False)
+        assert move is bot.decide(view), (move, view)
+        flipped = replace(view, cards=view.cards[::-1], moves=view.moves[::-1])
+        assert move is bot.decide(flipped), (move, view)
+        decisions[game.pending] += 1
+        return move
+
+    play_out(
+        table.game,
+        [checked] * players,
+        table.presser,
+        stop=lambda g: sum(decisions.values()) >= 400,
+    )
+    assert decisions[Decision.TURN] > 10, decisions

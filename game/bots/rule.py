@@ -25,12 +25,36 @@ from typing import TYPE_CHECKING
 from game.bots.base import Bot, by_kind, favourite_color, offered, rules_of
 from game.core.cards import Card, Kind
 from game.core.moves import Decision, Move, MoveKind, PlayMove
-from game.core.observe import observe, seat_table_moves
+from game.core.observe import move_key, observe, seat_table_moves
 
 if TYPE_CHECKING:
+    from typing import Protocol
+
     from game.core.engine import Game
     from game.core.observe import Observation
     from game.core.rulesets import Ruleset
+
+    class PublicTable(Protocol):
+        """What the rule bot reads of the table besides its own hand and moves.
+
+        Public to every seat: an :class:`~game.core.observe.Observation` has it, and so
+        has the :class:`~game.core.engine.Game` itself (:meth:`RuleBot.choose` reads these
+        off the game instead of building the seat's observation; the hidden hands are not
+        among them).
+        """
+
+        @property
+        def hand_sizes(self) -> Sequence[int]: ...
+        @property
+        def scores(self) -> Sequence[int]: ...
+        @property
+        def seats_in_play(self) -> Sequence[int]: ...
+        @property
+        def num_players(self) -> int: ...
+        @property
+        def actor(self) -> int: ...
+        def next_seat(self, seat: int) -> int: ...
+
 
 #: Cards whose effect strikes the next player (hits, draws, skips).
 NEXT_ATTACKS = frozenset(
@@ -58,7 +82,7 @@ _STACK, _CHALLENGE = Decision.STACK, Decision.CHALLENGE
 _DRAWN, _PLAY_AGAIN = Decision.DRAWN, Decision.PLAY_AGAIN
 
 
-def leader(view: Observation, seat: int) -> int:
+def leader(view: PublicTable, seat: int) -> int:
     """The opponent closest to winning: fewest cards, then highest score, then nearest seat."""
     others = [s for s in view.seats_in_play if s != seat]
     n, sizes, scores = view.num_players, view.hand_sizes, view.scores
@@ -114,32 +138,47 @@ def facts_for(rules: Ruleset) -> dict[Card, CardFacts]:
 class Reading:
     """One decision's reading of the table, shared by every card the bot values.
 
-    The next player's hand size and the leader are looked up once, when first needed.
+    ``table`` is the seat's view or the game (:class:`PublicTable`: only what every seat
+    may see is read off it), ``hand`` the seat's own cards in any order: the valuation
+    counts colours and cards, it never reads the hand's order. The next player's hand size
+    and the leader are looked up once, when first needed.
     """
 
-    __slots__ = ("view", "facts", "colors", "_next_size", "_leader_size")
+    __slots__ = ("table", "seat", "size", "facts", "colors", "_next_size", "_leader_size")
 
-    def __init__(self, view: Observation) -> None:
-        self.view = view
-        self.facts = facts_for(rules_of(view))
-        self.colors = [card.color for card in view.cards]
+    def __init__(
+        self, table: PublicTable, seat: int, hand: Sequence[Card], facts: dict[Card, CardFacts]
+    ) -> None:
+        self.table, self.seat, self.size = table, seat, len(hand)
+        self.facts = facts  #: :func:`facts_for` the ruleset
+        self.colors = [card.color for card in hand]
         self._next_size = -1
         self._leader_size = -1
+
+    @classmethod
+    def of(cls, view: Observation) -> Reading:
+        """The reading of a seat's observation."""
+        return cls(view, view.seat, view.cards, facts_for(rules_of(view)))
 
     @property
     def next_size(self) -> int:
         """Cards held by the next player in the direction of play."""
         if self._next_size < 0:
-            view = self.view
-            self._next_size = view.hand_sizes[view.next_seat(view.seat)]
+            table = self.table
+            self._next_size = table.hand_sizes[table.next_seat(self.seat)]
         return self._next_size
 
     @property
     def leader_size(self) -> int:
-        """Cards held by the :func:`leader`."""
+        """Cards held by the :func:`leader`: the fewest any opponent holds.
+
+        (The leader is the opponent with the fewest cards, whatever breaks its ties, so its
+        size is their minimum: no seat needs to be picked for it.)
+        """
         if self._leader_size < 0:
-            view = self.view
-            self._leader_size = view.hand_sizes[leader(view, view.seat)]
+            table, seat = self.table, self.seat
+            sizes = table.hand_sizes
+            self._leader_size = min([sizes[s] for s in table.seats_in_play if s != seat])
         return self._leader_size
 
     def value(self, card: Card) -> float:
@@ -149,7 +188,7 @@ class Reading:
             return 60.0 if self.urgent(facts) else -50.0 + facts.wild_order
         same = self.colors.count(card.color) - 1
         value = 2.0 * same + facts.tenth
-        if facts.strikes_next or (facts.turns_two and len(self.view.seats_in_play) == 2):
+        if facts.strikes_next or (facts.turns_two and len(self.table.seats_in_play) == 2):
             value += _pressure(self.next_size)
         if facts.discards:
             value += 3.0 * same
@@ -167,17 +206,22 @@ class Reading:
 
     def bad_trade(self, facts: CardFacts) -> bool:
         """Would a Trade Hands now give away a smaller hand than the leader's?"""
-        return facts.trades and self.leader_size >= len(self.view.cards) - 1
+        return facts.trades and self.leader_size >= self.size - 1
 
     def best(self, plays: Sequence[PlayMove]) -> PlayMove:
-        """The play worth most (the first of equals, in the observation's order)."""
+        """The play worth most; of equals, the first in display order (the canonical order).
+
+        Written for any order of ``plays`` (the engine's or an observation's): a tie goes
+        to the card first in :attr:`~game.core.cards.Card.display` order, which is the
+        first of equals in the observation's canonical order (each card is offered once).
+        """
         if len(plays) == 1:
             return plays[0]
         value = self.value
         best, most = plays[0], value(plays[0].card)
         for move in plays[1:]:
             worth = value(move.card)
-            if worth > most:  # strictly: the first of equals stays
+            if worth > most or (worth == most and move.card.display < best.card.display):
                 best, most = move, worth
         return best
 
@@ -187,52 +231,79 @@ class RuleBot(Bot):
 
     name = "rule"
     reads_history = False
+    #: The ruleset of the last decision and its card facts (:func:`facts_for`).
+    _rules: Ruleset | None = None
+    _facts: dict[Card, CardFacts]
 
     def choose(self, game: Game, seat: int) -> Move:
-        """As :meth:`Bot.choose`; a decision with one legal move needs no observation.
+        """As :meth:`Bot.choose`, deciding on the game's public part, without an observation.
 
-        (That move is in the seat's observation too, and :meth:`decide` would return it;
-        a sixth of a game's decisions are such, and they skip building the observation.)
+        The rule bot reads its own hand (as colours and a count, never its order), its legal
+        moves (in any order: :meth:`decide` gives the same move whatever their order) and
+        the table everyone sees (:class:`PublicTable`); building the seat's observation
+        for that cost as much as deciding (docs/performance.md, "Whole games with the rule
+        bots"). The move is the one :meth:`decide` returns for the seat's observation
+        (tests/test_bots_rule.py checks it). A subclass with its own :meth:`decide`, and a
+        seat that is not the decider, get the observation.
         """
         moves = game.legal_moves()
-        if len(moves) == 1 and seat == game.decider:
+        if seat != game.decider:
+            return self.decide(observe(game, seat, history=False))
+        if len(moves) == 1:  # a sixth of a game's decisions: nothing to decide
             return moves[0]
-        return self.decide(observe(game, seat, history=False))
+        if type(self).decide is not RuleBot.decide:
+            return self.decide(observe(game, seat, history=False))
+        return self._decide(game, seat, game.hands[seat], moves, game.pending, game.ruleset)
 
     def decide(self, view: Observation) -> Move:
         moves = view.moves
         if len(moves) == 1:
             return moves[0]
-        pending = view.decision
-        hand = view.cards
+        return self._decide(view, view.seat, view.cards, moves, view.decision, rules_of(view))
+
+    def _decide(
+        self,
+        table: PublicTable,
+        seat: int,
+        hand: Sequence[Card],
+        moves: Sequence[Move],
+        pending: Decision,
+        rules: Ruleset,
+    ) -> Move:
+        """The move for ``pending``: a function of the hand and the moves as sets, not lists."""
         if pending is _COLOR:
             return offered(moves, Move.choose(favourite_color(hand)))
         if pending is _TARGET:
-            return offered(moves, Move.aim(leader(view, view.seat)))
+            return offered(moves, Move.aim(leader(table, seat)))
         if pending is _GIVE:
             return offered(moves, Move.give(self._give_away(hand)))
         plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending is _STACK or pending is _CHALLENGE:
-            return self._answer_attack(view, plays, moves)
-        return self._turn(view, plays, moves)
+            return self._answer_attack(table, pending, plays, moves)
+        if rules is not self._rules:  # the facts of the bot's game, kept: one lookup less
+            self._rules, self._facts = rules, facts_for(rules)
+        return self._turn(Reading(table, seat, hand, self._facts), pending, plays, moves)
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
-    def _turn(self, view: Observation, plays: list[PlayMove], moves: Sequence[Move]) -> Move:
-        # the first move that is not a card play (draw, pass): in canonical order
-        # (game.core.observe.canonical) the plays come first, then the rest
-        fallback = moves[len(plays)] if len(moves) > len(plays) else None
+    def _turn(
+        self,
+        reading: Reading,
+        pending: Decision,
+        plays: list[PlayMove],
+        moves: Sequence[Move],
+    ) -> Move:
+        fallback = _not_a_play(moves, plays)  # draw or pass
         if not plays:
             return moves[-1] if fallback is None else fallback
-        reading = Reading(view)
         if fallback is None:
             return reading.best(plays)
-        if len(view.cards) == 1:
-            return plays[0]  # going out
+        if reading.size == 1:
+            return plays[0]  # going out (one card: one play)
         best = reading.best(plays)
         facts = reading.facts[best.card]
-        if view.decision is _DRAWN:
+        if pending is _DRAWN:
             return fallback if reading.bad_trade(facts) else best
-        extra = view.decision is _PLAY_AGAIN
+        extra = pending is _PLAY_AGAIN
         if facts.wild and extra and not reading.urgent(facts):
             return fallback  # a free extra play is not worth a wild
         if reading.bad_trade(facts):
@@ -241,17 +312,21 @@ class RuleBot(Bot):
 
     def value(self, view: Observation, card: Card) -> float:
         """How much playing ``card`` now is worth (higher is better)."""
-        return Reading(view).value(card)
+        return Reading.of(view).value(card)
 
     # -- answering a hit, a draw, a Wild Draw ------------------------------------------
     def _answer_attack(
-        self, view: Observation, plays: list[PlayMove], moves: Sequence[Move]
+        self,
+        table: PublicTable,
+        pending: Decision,
+        plays: list[PlayMove],
+        moves: Sequence[Move],
     ) -> Move:
         if plays:  # pass the stack on; spend the cheapest card
             return min(plays, key=lambda m: (m.card.color is None, m.card.code))
-        if view.decision is Decision.STACK:
+        if pending is _STACK:
             return by_kind(moves, MoveKind.TAKE)
-        return by_kind(moves, MoveKind.CHALLENGE if challenge_pays(view) else MoveKind.ACCEPT)
+        return by_kind(moves, MoveKind.CHALLENGE if challenge_pays(table) else MoveKind.ACCEPT)
 
     @staticmethod
     def _give_away(hand: Sequence[Card]) -> Card:
@@ -293,6 +368,21 @@ def first_reaction(moves: Sequence[Move]) -> Move | None:
     return None
 
 
+def _not_a_play(moves: Sequence[Move], plays: Sequence[PlayMove]) -> Move | None:
+    """The offer's move that is not a card play (``draw``, ``pass``), or None.
+
+    A turn, a drawn card and a play-again offer card plays and one such move
+    (:mod:`game.core.legal`), in the engine's order its last; were there several, the
+    first in canonical order (:func:`~game.core.observe.move_key`), whatever their order.
+    """
+    if len(moves) == len(plays):
+        return None
+    last = moves[-1]
+    if len(moves) == len(plays) + 1 and not isinstance(last, PlayMove):
+        return last
+    return min((m for m in moves if not isinstance(m, PlayMove)), key=move_key)
+
+
 def _pressure(next_size: int) -> float:
     """Bonus for striking the next player now: large when they are about to go out."""
     if next_size <= THREAT:
@@ -300,7 +390,7 @@ def _pressure(next_size: int) -> float:
     return 4.0 if next_size <= 4 else 0.0
 
 
-def challenge_pays(view: Observation) -> bool:
+def challenge_pays(view: PublicTable) -> bool:
     """Challenge a Wild Draw when the accused probably held a card of the old colour.
 
     With ``n`` cards left, the chance the accused held none of one colour is about
