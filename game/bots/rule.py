@@ -45,10 +45,11 @@ if TYPE_CHECKING:
 
         @property
         def hand_sizes(self) -> Sequence[int]: ...
+        def hand_size(self, seat: int) -> int: ...
         @property
         def scores(self) -> Sequence[int]: ...
         @property
-        def seats_in_play(self) -> Sequence[int]: ...
+        def in_play(self) -> Sequence[int]: ...
         @property
         def num_players(self) -> int: ...
         @property
@@ -84,7 +85,7 @@ _DRAWN, _PLAY_AGAIN = Decision.DRAWN, Decision.PLAY_AGAIN
 
 def leader(view: PublicTable, seat: int) -> int:
     """The opponent closest to winning: fewest cards, then highest score, then nearest seat."""
-    others = [s for s in view.seats_in_play if s != seat]
+    others = [s for s in view.in_play if s != seat]
     n, sizes, scores = view.num_players, view.hand_sizes, view.scores
     return min(others, key=lambda s: (sizes[s], -scores[s], (s - seat) % n))
 
@@ -165,7 +166,7 @@ class Reading:
         """Cards held by the next player in the direction of play."""
         if self._next_size < 0:
             table = self.table
-            self._next_size = table.hand_sizes[table.next_seat(self.seat)]
+            self._next_size = table.hand_size(table.next_seat(self.seat))
         return self._next_size
 
     @property
@@ -177,8 +178,8 @@ class Reading:
         """
         if self._leader_size < 0:
             table, seat = self.table, self.seat
-            sizes = table.hand_sizes
-            self._leader_size = min([sizes[s] for s in table.seats_in_play if s != seat])
+            size = table.hand_size  # a method, not the hand_sizes property: no list built
+            self._leader_size = min([size(s) for s in table.in_play if s != seat])
         return self._leader_size
 
     def value(self, card: Card) -> float:
@@ -188,7 +189,7 @@ class Reading:
             return 60.0 if self.urgent(facts) else -50.0 + facts.wild_order
         same = self.colors.count(card.color) - 1
         value = 2.0 * same + facts.tenth
-        if facts.strikes_next or (facts.turns_two and len(self.table.seats_in_play) == 2):
+        if facts.strikes_next or (facts.turns_two and len(self.table.in_play) == 2):
             value += _pressure(self.next_size)
         if facts.discards:
             value += 3.0 * same
@@ -397,5 +398,5 @@ def challenge_pays(view: PublicTable) -> bool:
     0.75**n; a failed challenge costs two presses more than accepting (rules.md
     3.2), a won one saves all four, so challenge when the guilt chance is above 1/3.
     """
-    accused = view.hand_sizes[view.actor]
+    accused = view.hand_size(view.actor)
     return 1 - 0.75**accused > 1 / 3

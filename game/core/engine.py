@@ -152,6 +152,10 @@ class Game(History):
         self.scores = [0] * self.num_players
         #: Seats knocked out by ``scoring=elimination`` (the original sheet's challenge game).
         self.eliminated = [False] * self.num_players
+        #: :attr:`seats_in_play` as a tuple kept by the engine (set again when a seat is
+        #: knocked out): a plain attribute, read by the rule bot on its decisions, where the
+        #: property costs a Python call and a new list (docs/performance.md, session ``bots2``).
+        self.in_play: tuple[int, ...] = tuple(range(self.num_players))
         self.round_number = 0
         self.total_turns = 0
         self.winner: int | None = None
@@ -235,7 +239,12 @@ class Game(History):
 
     @property
     def hand_sizes(self) -> list[int]:
-        return [len(h) for h in self.hands]
+        """Cards in each seat's hand (``map``, not a comprehension: a tenth of its cost)."""
+        return list(map(len, self.round.hands))
+
+    def hand_size(self, seat: int) -> int:
+        """Cards in ``seat``'s hand: :attr:`hand_sizes` for one seat, without the list."""
+        return len(self.round.hands[seat])
 
     def is_round_over(self) -> bool:
         return self.round.pending in _DONE
@@ -272,8 +281,15 @@ class Game(History):
 
     @property
     def seats_in_play(self) -> list[int]:
-        """Seats not eliminated (all of them unless ``scoring=elimination``)."""
-        return [s for s in range(self.num_players) if not self.eliminated[s]]
+        """Seats not eliminated (all of them unless ``scoring=elimination``).
+
+        Read on every decision of a rule bot: when nobody is out (nearly always) it is
+        ``range``'s list, without a comprehension (docs/performance.md, session ``bots2``).
+        """
+        eliminated = self.eliminated
+        if True in eliminated:
+            return [s for s in range(self.num_players) if not eliminated[s]]
+        return list(range(self.num_players))
 
     @property
     def players_in(self) -> int:

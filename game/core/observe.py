@@ -214,6 +214,15 @@ class Observation:
     def num_players(self) -> int:
         return len(self.hand_sizes)
 
+    @property
+    def in_play(self) -> tuple[int, ...]:
+        """:attr:`seats_in_play` by the name the engine's plain attribute has (``Game.in_play``)."""
+        return self.seats_in_play
+
+    def hand_size(self, seat: int) -> int:
+        """Cards in ``seat``'s hand, as ``Game.hand_size`` (the rule bot reads either)."""
+        return self.hand_sizes[seat]
+
     def next_seat(self, seat: int) -> int:
         """The next seat in play after ``seat`` in the direction of play."""
         n = len(self.hand_sizes)

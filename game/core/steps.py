@@ -36,6 +36,7 @@ class Engine(Protocol):
     launcher_name: str
     scores: list[int]
     eliminated: list[bool]
+    in_play: tuple[int, ...]
     winner: int | None
     round_number: int
     pile_generation: int

@@ -244,6 +244,8 @@ def end_round(game: Engine, winner: int | None) -> None:
     knocked = knocked_out(rules, scores, game.seats_in_play)
     for seat in knocked:
         game.eliminated[seat] = True
+    if knocked:
+        game.in_play = tuple(s for s, out in enumerate(game.eliminated) if not out)
     game.emit(
         "round_end",
         round=game.round_number,
