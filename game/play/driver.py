@@ -86,7 +86,7 @@ class Presser:
         """Press until the game waits for a player (or is over); a fault leaves it at the press.
 
         The one press loop of every table, whatever its launcher (a draw pile's press is
-        its cheaper :meth:`~launcher.base.DrawPile.hit_count`, in :meth:`_press_live`).
+        its cheaper :meth:`~launcher.base.Launcher.hit_count`, in :meth:`_press_live`).
         """
         sync = partial(self._sync, game)  # made once: a settle often makes several presses
         while game.round.pending is _PRESS:
@@ -119,7 +119,7 @@ class Presser:
         while True:
             sync()
             try:
-                if type(launcher) is DrawPile:  # its press without a Volley: only the count
+                if isinstance(launcher, Launcher):  # its press without a Volley: only the count
                     return launcher.hit_count()
                 return launcher.hit().counted
             except LauncherFault as fault:
