@@ -112,3 +112,23 @@ def test_closed_launcher_refuses_presses() -> None:
     launcher.close()
     with pytest.raises(Exception, match="closed"):
         launcher.hit()
+
+
+def test_hit_count_is_a_hit_without_the_volley() -> None:
+    """The table's count-only press leaves the launcher as a press would (same stream)."""
+    counted, hits = SimLauncher("web-game", seed=9), SimLauncher("web-game", seed=9)
+    counted.load(range(60))
+    hits.load(range(60))
+    for _ in range(50):
+        assert counted.hit_count() == hits.hit().counted
+        assert counted.peek_hopper() == hits.peek_hopper()
+    assert counted.presses == hits.presses and counted.shots == hits.shots
+    assert counted.press_meta == hits.press_meta
+
+
+def test_hit_count_with_a_when_fired_hook_is_a_hit() -> None:
+    launcher = ScriptedLauncher([2])
+    launcher.load("abc")
+    seen: list[tuple[str, ...]] = []
+    launcher.when_fired = lambda volley: seen.append(volley.cards)
+    assert launcher.hit_count() == 2 and seen == [("a", "b")] and launcher.remaining == 1
