@@ -291,6 +291,7 @@ def test_elimination_knocks_out_players_at_the_target_and_skips_their_seats() ->
     game.start_next_round()
     assert game.hand_sizes[1] == 0 and 1 not in game.seats_in_play
     assert game.in_play == (0, 2, 3) == tuple(game.seats_in_play) and game.hand_size(1) == 0
+    assert game.copy().in_play == (0, 2, 3)
     assert all(m.target != 1 for m in game.legal_moves() if isinstance(m, AimMove))
 
 
