@@ -29,7 +29,9 @@ from __future__ import annotations
 
 import argparse
 import math
+import os
 import random
+import re
 import statistics
 import subprocess
 import sys
@@ -49,7 +51,7 @@ from game.bots.base import Bot  # noqa: E402
 from game.bots.registry import make_bot  # noqa: E402
 from game.experiment.stats import wilson  # noqa: E402
 from game.pettingzoo import env, raw_env  # noqa: E402
-from game.rl.table import CHANCE, Table  # noqa: E402
+from game.rl.table import CHANCE, Table, TableSpec  # noqa: E402
 
 # -- speed -----------------------------------------------------------------------------------
 #: RLCard's environment loop, run in RLCard's own interpreter (``--rlcard-python``): it reads
@@ -105,25 +107,29 @@ def timed(body: Callable[[float], int]) -> Loop:
         steps = body(start + seconds)
         return steps, time.perf_counter() - start
 
+    run.body = body  # type: ignore[attr-defined]  # for ``count``: body(inf, limit)
     return run
 
 
-def pettingzoo_loop(seed: int, stock_wrapper: bool = False) -> Loop:
+def pettingzoo_loop(seed: int, stock_wrapper: bool = False, bare: bool = False) -> Loop:
     """The environment as a user gets it: ``game.pettingzoo.env(...)``, its wrapper included.
 
     ``stock_wrapper``: the bare environment in PettingZoo's own ``OrderEnforcingWrapper``
-    instead of env()'s (the same checks, its reads through ``__getattr__``), for comparison.
+    instead of env()'s (the same checks, its reads through ``__getattr__``), for comparison;
+    ``bare``: the bare environment (``raw_env``) with no wrapper.
     """
     if stock_wrapper:
         table = wrappers.OrderEnforcingWrapper(raw_env(ruleset="attack", players=2))
+    elif bare:
+        table = raw_env(ruleset="attack", players=2)
     else:
         table = env(ruleset="attack", players=2)
     table.reset(seed=seed)
     rng = random.Random(seed)
 
-    def run(until: float) -> int:
+    def run(until: float, limit: float = math.inf) -> int:
         steps = 0
-        while time.perf_counter() < until:
+        while steps < limit and time.perf_counter() < until:
             observation, _, termination, truncation, _ = table.last()
             if termination or truncation:
                 table.reset()
@@ -135,15 +141,47 @@ def pettingzoo_loop(seed: int, stock_wrapper: bool = False) -> Loop:
     return timed(run)
 
 
+def table_loop(seed: int, observe: bool = True) -> Loop:
+    """The shared table alone (``Table.apply``, presses sampled as ``env()`` samples them);
+    ``observe``: with the information-state tensor and the mask each step, as ``last()``."""
+    rng = random.Random(seed)
+    uniform = rng.random
+    spec = TableSpec.of("attack", 2)
+    table = Table(spec, rng.getrandbits(63))
+    table.press_until_a_seat_acts(uniform)
+
+    def run(until: float, limit: float = math.inf) -> int:
+        nonlocal table
+        steps = 0
+        while steps < limit and time.perf_counter() < until:
+            if table.is_terminal():
+                table = Table(spec, rng.getrandbits(63))
+                table.press_until_a_seat_acts(uniform)
+                continue
+            seat = table.actor
+            if observe:
+                table.information_state_tensor(seat)
+                legal = table.action_mask(seat).nonzero()[0].tolist()
+            else:
+                legal = table.legal_actions()
+            table.apply(rng.choice(legal))
+            if table.actor == CHANCE:
+                table.press_until_a_seat_acts(uniform)
+            steps += 1
+        return steps
+
+    return timed(run)
+
+
 def openspiel_loop(seed: int) -> Loop:
     spiel_game = pyspiel.load_game("python_uno_attack", {"ruleset": "attack", "players": 2})
     rng = random.Random(seed)
     state = spiel_game.new_initial_state()
 
-    def run(until: float) -> int:
+    def run(until: float, limit: float = math.inf) -> int:
         nonlocal state
         steps = 0
-        while time.perf_counter() < until:
+        while steps < limit and time.perf_counter() < until:
             if state.is_terminal():
                 state = spiel_game.new_initial_state()
             if state.is_chance_node():
@@ -168,10 +206,10 @@ def engine_loop(seed: int) -> Loop:
     games = iter(range(seed, seed + 10**9))
     current = Game.new("attack", 2, seed=next(games))
 
-    def run(until: float) -> int:
+    def run(until: float, limit: float = math.inf) -> int:
         nonlocal current
         steps = 0
-        while time.perf_counter() < until:
+        while steps < limit and time.perf_counter() < until:
             g = current
             if g.is_round_over():
                 current = Game.new("attack", 2, seed=next(games))
@@ -189,6 +227,61 @@ def engine_loop(seed: int) -> Loop:
 
 
 RLCARD = "RLCard uno (env.step)"
+#: The loops ``count`` and ``instructions`` know, by name (rlcard runs in its own venv).
+LOOPS: dict[str, Callable[[int], Loop]] = {
+    "engine": engine_loop,
+    "table": lambda seed: table_loop(seed, observe=False),
+    "table+observe": table_loop,
+    "raw_env": lambda seed: pettingzoo_loop(seed, bare=True),
+    "env": pettingzoo_loop,
+    "stock": lambda seed: pettingzoo_loop(seed, stock_wrapper=True),
+    "openspiel": openspiel_loop,
+}
+#: RLCard's loop for ``count``: ``steps`` random steps, no timing.
+RLCARD_COUNT = r"""
+import random, sys
+import rlcard
+
+seed, steps = int(sys.argv[1]), int(sys.argv[2])
+env = rlcard.make("uno", config={"seed": seed})
+rng = random.Random(seed)
+state = {}
+for _ in range(steps):
+    if not state or env.is_over():
+        state, _ = env.reset()
+    state, _ = env.step(rng.choice(list(state["legal_actions"])))
+"""
+
+
+def count(loop: str, steps: int, seed: int, rlcard_python: str) -> None:
+    """Make ``steps`` steps of ``loop`` and exit (for an instruction counter)."""
+    if loop == "rlcard":
+        subprocess.run([rlcard_python, "-c", RLCARD_COUNT, str(seed), str(steps)], check=True)
+        return
+    made = LOOPS[loop](seed).body(math.inf, steps)  # type: ignore[attr-defined]
+    assert made == steps
+
+
+def instructions(loops: list[str], steps: int, seed: int, rlcard_python: str) -> None:
+    """Instructions per step of each loop: callgrind of ``steps`` steps minus of 0 steps.
+
+    ``PYTHONHASHSEED=0`` and the same seed, so the count is the same whatever the load
+    (valgrind counts the child process of rlcard too: ``--trace-children``).
+    """
+    env_vars = {**os.environ, "PYTHONHASHSEED": "0"}
+
+    def collected(loop: str, n: int) -> int:
+        command = [
+            "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
+            "--trace-children=yes", sys.executable, __file__, "count", loop, str(n),
+            "--seed", str(seed), "--rlcard-python", rlcard_python,
+        ]  # fmt: skip
+        out = subprocess.run(command, env=env_vars, capture_output=True, text=True, check=True)
+        return sum(int(m) for m in re.findall(r"Collected : (\d+)", out.stderr))
+
+    for loop in loops:
+        per = (collected(loop, steps) - collected(loop, 0)) / steps
+        print(f"{loop:16} {per:10,.0f} instructions per step ({steps} steps)", flush=True)
 
 
 def speed(seconds: float, seed: int, rlcard_python: str) -> None:
@@ -327,6 +420,15 @@ def main() -> None:
         default=sys.executable,
         help="the Python of a venv with rlcard 1.2.0 (RLCard runs there, in a child process)",
     )
+    one = sub.add_parser("count", help="make STEPS steps of one loop (for a counter)")
+    one.add_argument("loop", choices=[*LOOPS, "rlcard"])
+    one.add_argument("steps", type=int)
+    many = sub.add_parser("instructions", help="callgrind instructions per step of loops")
+    many.add_argument("loops", nargs="+", choices=[*LOOPS, "rlcard"])
+    many.add_argument("--steps", type=int, default=4000)
+    for parser_ in (one, many):
+        parser_.add_argument("--seed", type=int, default=0)
+        parser_.add_argument("--rlcard-python", default=sys.executable)
     play = sub.add_parser("ismcts", help="OpenSpiel's ISMCTS against one of our bots")
     play.add_argument("--against", default="rule")
     play.add_argument("--games", type=int, default=30)
@@ -335,6 +437,10 @@ def main() -> None:
     args = parser.parse_args()
     if args.command == "speed":
         speed(args.seconds, args.seed, args.rlcard_python)
+    elif args.command == "count":
+        count(args.loop, args.steps, args.seed, args.rlcard_python)
+    elif args.command == "instructions":
+        instructions(args.loops, args.steps, args.seed, args.rlcard_python)
     else:
         match(args.against, args.games, args.simulations, args.seed)
 
