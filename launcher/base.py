@@ -169,16 +169,8 @@ class Launcher(ABC, Generic[T]):
         unless :meth:`_recover` clears it, in which case the volley is returned.
         """
         with self._lock:
-            if self._closed:
-                self._check_open()
-            self.press_meta = {}
-            try:
-                counted = self._press(len(self._hopper))
-            except LauncherError as error:
-                error.volley = volley = self._hand_out(error.counted)
-                if not self._recover(error):
-                    raise
-            else:
+            counted, volley = self._press_once()
+            if volley is None:
                 volley = self._hand_out(counted)
         if self.when_fired is not None:
             self.when_fired(volley)
@@ -196,24 +188,37 @@ class Launcher(ABC, Generic[T]):
         if self.when_fired is not None or type(self).hit is not Launcher.hit:
             return self.hit().counted
         with self._lock:
-            if self._closed:
-                self._check_open()
-            self.press_meta = {}
-            hopper = self._hopper
-            try:
-                counted = self._press(len(hopper))
-            except LauncherError as error:
-                error.volley = self._hand_out(error.counted)
-                if not self._recover(error):
-                    raise
-                return error.counted
-            if counted < 0:
-                raise ValueError(f"{self!r}: backend reported {counted} cards")
-            take = counted if counted < len(hopper) else len(hopper)
-            for _ in range(take):
-                hopper.popleft()
-            self.presses += 1
+            counted, volley = self._press_once()
+            if volley is None:
+                self._let_out(counted)
             return counted
+
+    def _press_once(self) -> tuple[int, Volley[T] | None]:
+        """Under the lock: one press; the count, and the volley a failed press handed out.
+
+        A failed press hands its counted cards out on ``error.volley`` and raises, unless
+        :meth:`_recover` clears it; a press that went well leaves the hopper model to the
+        caller (:meth:`_hand_out` for :meth:`hit`, :meth:`_let_out` for :meth:`hit_count`).
+        """
+        if self._closed:
+            self._check_open()
+        self.press_meta = {}
+        try:
+            return self._press(len(self._hopper)), None
+        except LauncherError as error:
+            error.volley = volley = self._hand_out(error.counted)
+            if not self._recover(error):
+                raise
+            return error.counted, volley
+
+    def _let_out(self, counted: int) -> None:
+        """:meth:`_hand_out` without the volley: the cards leave the hopper model, unseen."""
+        if counted < 0:
+            raise ValueError(f"{self!r}: backend reported {counted} cards")
+        hopper = self._hopper
+        for _ in range(min(counted, len(hopper))):
+            hopper.popleft()
+        self.presses += 1
 
     def _hand_out(self, counted: int) -> Volley[T]:
         """Take ``counted`` cards from the bottom of the hopper model (as many as it holds)."""

@@ -57,14 +57,11 @@ class _CategoricalDraw:
     def draw(self, rng: random.Random) -> int:
         """The index drawn with one ``rng.random()``.
 
-        A method, called by the samplers on every press: calling the object itself goes
-        through ``__call__``'s slot, a Python call about 2 k instructions dearer in CPython
-        3.11 (docs/performance.md, session ``bots2``).
+        A named method, not ``__call__``: the samplers call it on every press, and a call
+        through ``__call__``'s slot costs about 800 instructions more in CPython 3.11
+        (docs/performance.md, session ``bots2``).
         """
         return bisect.bisect_right(self._cumulative, rng.random())
-
-    def __call__(self, rng: random.Random) -> int:
-        return self.draw(rng)
 
 
 def _last_possible(probabilities: tuple[float, ...]) -> int:
