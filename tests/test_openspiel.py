@@ -218,10 +218,16 @@ def _reference_tensor(table: Table, seat: int, private: bool) -> np.ndarray:
     return out
 
 
-@pytest.mark.parametrize(("ruleset", "players"), [("attack", 2), ("classic", 4), ("pocket", 3)])
-def test_the_tensors_are_the_documented_layout_for_every_seat(ruleset: str, players: int) -> None:
-    """The tensors are joined from ready-made pieces; a plain field-by-field one must agree."""
-    table = Table(TableSpec.of(ruleset, players), seed=2)
+@pytest.mark.parametrize(
+    ("ruleset", "players", "options"),
+    [("attack", 2, {}), ("classic", 4, {}), ("pocket", 3, {}), ("attack", 3, {"jump_in": True})],
+)
+def test_the_tensors_are_the_documented_layout_for_every_seat(
+    ruleset: str, players: int, options: dict[str, bool]
+) -> None:
+    """The tensors are joined from ready-made pieces, the hands kept and the plays counted
+    as they are made (jump-ins too); a plain field-by-field one from the events must agree."""
+    table = Table(TableSpec.of(ruleset, players, options), seed=2)
     rng = random.Random(7)
     steps = 0
     while not table.is_terminal() and steps < 400:

@@ -146,10 +146,12 @@ class Table:
         self.views: list[list[str]] = [[] for _ in range(spec.players)]
         self._viewed = (0, 0)  # events, moves
         #: Every seat's played cards this round (public), by face: seat-major, one row a seat,
-        #: counted from the events up to ``_counted`` (when a tensor is asked for); 32-bit
-        #: ints, the tensors' raw type (:meth:`_tensor_parts`).
+        #: counted as the plays are made (:meth:`apply`); 32-bit ints, the tensors' raw type.
         self.played = array("i", bytes(4 * spec.players * len(self._actions.cards)))
-        self._counted = 0
+        #: Per seat, the hand its tensor last showed and that hand's block (:meth:`_hand_block`).
+        self._hand_blocks: list[tuple[list[Any], bytes]] = [([], self._tensors.no_hand)] * (
+            spec.players
+        )
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
         self.offering = False
@@ -224,6 +226,8 @@ class Table:
             if self.declined:
                 self.declined.clear()
             game.play(move)
+            if action < self._actions.give:  # play:CARD, the first ids; every seat sees it
+                self.played[actor * self._tensors.faces + action] += 1
         self._settle()
 
     def press_until_a_seat_acts(self, uniform: Callable[[], float]) -> None:
@@ -262,25 +266,26 @@ class Table:
 
     def observation_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """A fixed-size float vector of :meth:`observation_string` (docs/rl.md, layout)."""
-        raw = b"".join(self._tensor_parts(seat, private))
-        return np.frombuffer(raw, _INT32).astype(np.float32)
+        return np.frombuffer(b"".join(self._tensor_parts(seat, private)), _INT32).astype(_FLOAT32)
 
     def information_state_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """The observation plus every seat's played cards this round (relative seats).
 
         A fixed-size summary of the information set; the string form is the exact one.
         """
-        if self._counted != len(self.game.event_log):
-            self._count_played()
         parts = self._tensor_parts(seat, private)
-        played, cut = self.played.tobytes(), seat * self._tensors.row_bytes
-        parts += (played[cut:], played[:cut])  # rows from the seat itself to its right
-        return np.frombuffer(b"".join(parts), _INT32).astype(np.float32)
+        played = self.played.tobytes()
+        if seat:  # rows from the seat itself to its right
+            cut = seat * self._tensors.row_bytes
+            parts += (played[cut:], played[:cut])
+        else:
+            parts.append(played)
+        return np.frombuffer(b"".join(parts), _INT32).astype(_FLOAT32)
 
-    def _tensor_parts(self, seat: int, private: bool) -> list[bytes | bytearray]:
+    def _tensor_parts(self, seat: int, private: bool) -> list[bytes]:
         """The observation of ``seat`` (layout: docs/rl.md) as raw 32-bit ints, field by field.
 
-        Every field but the hand is a ready-made piece of the layout (a one-hot block, or a
+        Every field is a ready-made piece of the layout (a one-hot block, a hand block, or a
         few counts packed by one ``struct`` call): a Python-level write into an array or a
         numpy item costs more than a whole engine move, so the tensor is joined from pieces
         and numpy converts it to float32 in one call (docs/rl.md, "Why the step is written
@@ -288,25 +293,34 @@ class Table:
         """
         layout, state, n = self._tensors, self.game.round, self.spec.players
         hands = state.hands
-        hand: bytes | bytearray = layout.no_hand  # a hand the seat may not see
-        if private:
-            hand, at = bytearray(hand), layout.count_byte
-            for card in hands[seat]:
-                hand[at[card]] += 1
-        sizes = list(map(len, hands))  # from the seat's left
-        # the decider, the actor, the seat UNO is open to: one-hot, from the seat's left
-        one_hot, actor, uno = layout.seat, self.actor, self.game.uno_pending
+        # the decider, the actor, the seat UNO is open to: one-hot, from the seat's left (UNO
+        # is open to nobody in most states: then the core's property is not asked)
+        one_hot, actor = layout.seat, self.actor
+        uno = None if state.uno_open is None else self.game.uno_pending
         return [
-            hand,
+            self._hand_block(seat, hands[seat]) if private else layout.no_hand,
             layout.top[state.discard[-1]],
             layout.color[state.active_color],
-            layout.pack_sizes(*sizes[seat:], *sizes[:seat]),
+            layout.pack_sizes(*map(len, hands[seat:]), *map(len, hands[:seat])),
             one_hot[(state.decider - seat) % n],
             one_hot[(actor - seat) % n if actor >= 0 else n],
             one_hot[n if uno is None else (uno - seat) % n],
             layout.decision[state.pending],
             layout.pack_scalars(state.direction, state.stack, len(state.pile)),
         ]
+
+    def _hand_block(self, seat: int, hand: list[Any]) -> bytes:
+        """The hand block of ``seat`` holding ``hand``: its count of each face (raw ints).
+
+        Kept with a copy of the hand it counts: the seat that acts again (a colour, a
+        target, an offer) or is observed again before its hand changes reuses it (a list
+        comparison, by identity first: cards are interned).
+        """
+        shown, block = self._hand_blocks[seat]
+        if hand != shown:
+            block = self._tensors.hand_block(hand)
+            self._hand_blocks[seat] = (hand[:], block)
+        return block
 
     # -- copies, worlds, pickling ---------------------------------------------------------
     def copy(self) -> Table:
@@ -331,6 +345,7 @@ class Table:
         self.moves = list(other.moves)
         self.views = [list(view) for view in other.views]
         self.played = other.played[:]
+        self._hand_blocks = list(other._hand_blocks)
         self._legal = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -420,15 +435,6 @@ class Table:
         offered[self._actions.wait] = None
         return dict(sorted(offered.items()))
 
-    def _count_played(self) -> None:
-        """Count the cards played in the events since the last count."""
-        events = self.game.events
-        played, row, face = self.played, len(self._actions.cards), self._tensors.face_of_code
-        for event in events[self._counted :]:
-            if event["type"] == "play":
-                played[event["player"] * row + face[event["card"]]] += 1
-        self._counted = len(events)
-
     def _view(self, seat: int) -> list[str]:
         """``seat``'s tokens of what happened: the engine's events as the engine redacts them
         for that seat, and the moves (a ``give`` names its card to the giver only)."""
@@ -466,7 +472,7 @@ _FIRED = tuple(fired(count) for count in range(64))
 
 
 #: The tensors' raw items: native 32-bit ints (``array("i")``, ``struct``'s ``=i``).
-_INT32, _INT8 = np.dtype(np.int32), np.dtype(np.int8)
+_INT32, _INT8, _FLOAT32 = np.dtype(np.int32), np.dtype(np.int8), np.dtype(np.float32)
 #: Where the low byte of a native 32-bit int is.
 _LOW_BYTE = 0 if sys.byteorder == "little" else 3
 
@@ -489,8 +495,6 @@ class _TensorLayout:
     """
 
     faces: int
-    #: The tensor index of each card face, by code (the played counts).
-    face_of_code: dict[str, int]
     #: The byte of a hand card's count in the hand block, by card (the low byte of its int).
     count_byte: dict[Any, int]
     #: The hand block of no card (and of a hand the seat may not see).
@@ -507,6 +511,13 @@ class _TensorLayout:
     #: The bytes of one seat's row of played counts.
     row_bytes: int
 
+    def hand_block(self, hand: list[Any]) -> bytes:
+        """The block of ``hand``: its count of each face, as raw ints (each count's low byte)."""
+        block, at = bytearray(self.no_hand), self.count_byte
+        for card in hand:
+            block[at[card]] += 1
+        return bytes(block)
+
     @staticmethod
     @functools.cache
     def of(spec: TableSpec) -> _TensorLayout:
@@ -519,7 +530,6 @@ class _TensorLayout:
             raise RuntimeError("the tensors need 32-bit C ints")
         return _TensorLayout(
             faces=faces,
-            face_of_code=actions.card_index,
             count_byte={card: 4 * i + _LOW_BYTE for card, i in face.items()},
             no_hand=card_hots[faces],
             top={card: card_hots[i] for card, i in face.items()},
