@@ -36,7 +36,7 @@ the :class:`~game.core.steps.EngineSteps` protocol, so they import nothing above
 from __future__ import annotations
 
 from collections import deque
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Mapping, Sequence
 from typing import Any
 
 from game.core import legal, table
@@ -45,6 +45,14 @@ from game.core.cards import Card, Color, sort_key
 from game.core.chance import Chance, fresh_seed, seeded
 from game.core.effects import RUNNERS
 from game.core.errors import GameError, IllegalMove, RulesetError
+from game.core.eventlog import (
+    Event,
+    EventCallback,
+    EventLog,
+    decision_event,
+    fields_event,
+    play_event,
+)
 from game.core.history import History
 from game.core.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
 from game.core.moves import (
@@ -61,16 +69,12 @@ from game.core.moves import (
 from game.core.round import PressDue, RoundState, round_field
 from game.core.rulesets import Ruleset, Step, ruleset_for
 
-Event = dict[str, Any]
-EventCallback = Callable[[Event], None]
-
 _NO_KINDS: frozenset[Any] = frozenset()
 # Decisions as module names: an enum member read off its class calls EnumType's attribute
 # hook in CPython 3.11 (about 80 ns, a global 10; docs/performance.md).
 _TURN, _PRESS = Decision.TURN, Decision.PRESS
 _ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _STACK, _CHALLENGE = Decision.STACK, Decision.CHALLENGE
-_VALUE = {d: d.value for d in Decision}
 #: Decisions whose legal moves need neither the seats in play nor the stackable kinds.
 _PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
 
@@ -144,8 +148,8 @@ class Game(History):
         #: The moves made with :meth:`push` that :meth:`pop` can undo, oldest first.
         self.move_stack: list[Move] = []
         self.seed = seed
-        self.on_event = on_event
-        self.events: list[Event] = []
+        #: The game's events as compact records, written as dicts when read (:attr:`events`).
+        self.event_log = EventLog(on_event)
         self._chance = chance
         self.rules = CompiledRules.of(ruleset)
         self.scores = [0] * self.num_players
@@ -419,7 +423,7 @@ class Game(History):
         del hand[i]
         state.discard.append(card)
         state.active_color = card.color
-        self.record({"type": "play", "player": seat, "card": card.code, "reason": context})
+        self.event_log.add((play_event, seat, card, context))
         state.actor, state.card, state.context = seat, card, context
         if not keep_pos:
             state.pos = seat
@@ -558,10 +562,7 @@ class Game(History):
         state = self.round
         state.pending, state.decider = decision, seat
         state.legal = moves = self.compute_legal()
-        moves_text = list(map(str, moves))
-        self.record(
-            {"type": "decision", "player": seat, "decision": _VALUE[decision], "moves": moves_text}
-        )
+        self.event_log.add((decision_event, seat, decision, tuple(moves)))  # notation when read
         return True
 
     def presses(
@@ -587,18 +588,36 @@ class Game(History):
         return True
 
     def emit(self, kind: str, **fields: Any) -> None:
-        """Log an event of type ``kind`` with ``fields`` (:meth:`record` of a dict built here)."""
-        self.record({"type": kind, **fields})
+        """Log an event of type ``kind`` with ``fields``, in their order, after ``type``.
 
-    def record(self, event: Event) -> None:
-        """Log ``event`` (a dict, ``type`` its first key): to :attr:`events` and ``on_event``.
-
-        The hot steps (a play, a draw, a press, a decision) build their dict literally
-        and call this; :meth:`emit` is the keyword form for the rest.
+        The steps of every turn (a play, a draw, a press, a decision) add their records to
+        :attr:`event_log` themselves (game.core.eventlog); this is the keyword form for the rest.
         """
-        self.events.append(event)
-        if self.on_event is not None:
-            self.on_event(event)
+        self.event_log.add((fields_event, kind, fields))
+
+    # -- the event log (game.core.eventlog): compact records, dicts when read ------------------
+    @property
+    def events(self) -> list[Event]:
+        """Every event so far, oldest first, as the dicts game.play.events documents.
+
+        Logged compactly as the game runs and written on the first read after: read it
+        again after more moves for their events (the same list, grown).
+        """
+        return self.event_log.events
+
+    @events.setter
+    def events(self, events: list[Event]) -> None:
+        """Start the log afresh from ``events`` (a sampled world's history, a search's snapshot)."""
+        self.event_log = EventLog(self.event_log.on_event, events)
+
+    @property
+    def on_event(self) -> EventCallback | None:
+        """Called with each event's dict as it happens (None: nobody listens as it runs)."""
+        return self.event_log.on_event
+
+    @on_event.setter
+    def on_event(self, callback: EventCallback | None) -> None:
+        self.event_log.on_event = callback
 
     def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
         state = self.round
@@ -630,4 +649,5 @@ class Game(History):
 
 
 __all__ = ["ACCEPT", "CHALLENGE", "DRAW", "PASS", "TAKE", "UNO"]
-__all__ += ["Color", "Decision", "Game", "IllegalMove", "Move", "RulesetError"]
+__all__ += ["Color", "Decision", "Event", "EventCallback", "Game", "IllegalMove", "Move"]
+__all__ += ["RulesetError"]

@@ -19,6 +19,7 @@ if TYPE_CHECKING:
     from typing import Self
 
     from game.core.chance import Chance
+    from game.core.eventlog import EventLog
     from game.core.round import RoundState
     from game.core.rulesets import Ruleset
 
@@ -28,7 +29,7 @@ class History:
 
     if TYPE_CHECKING:  # provided by Game
         round: RoundState
-        events: list[dict[str, Any]]
+        event_log: EventLog
         scores: list[int]
         eliminated: list[bool]
         winner: int | None
@@ -119,7 +120,7 @@ def _copied(fields: dict[str, Any]) -> dict[str, Any]:
     """A game's fields (or a snapshot of them) sharing no mutable part with the original."""
     state = dict(fields)
     state["round"] = fields["round"].copy()
-    state["events"] = list(fields["events"])
+    state["event_log"] = fields["event_log"].copy()
     state["scores"] = list(fields["scores"])
     state["eliminated"] = list(fields["eliminated"])
     state["_stack_of_states"] = list(fields["_stack_of_states"])

@@ -17,6 +17,7 @@ if TYPE_CHECKING:
 
     from game.core.cards import Card, Color
     from game.core.chance import Chance
+    from game.core.eventlog import EventLog
     from game.core.legal import CompiledRules
     from game.core.moves import Decision, Move
     from game.core.round import RoundState
@@ -40,6 +41,7 @@ class Engine(Protocol):
     winner: int | None
     round_number: int
     pile_generation: int
+    event_log: EventLog
     events: list[dict[str, Any]]
     on_event: Callable[[dict[str, Any]], None] | None
 
@@ -84,7 +86,6 @@ class Engine(Protocol):
 
     # -- engine steps ---------------------------------------------------------------------
     def emit(self, kind: str, **fields: Any) -> None: ...
-    def record(self, event: dict[str, Any]) -> None: ...
     def ask(self, decision: Decision, seat: int) -> bool: ...
     def presses(
         self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"

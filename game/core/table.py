@@ -163,15 +163,8 @@ def game_winner(
 def start_game(game: Engine) -> None:
     """Log the game's header, pick the first dealer, deal the first round."""
     rules = game.ruleset
-    game.emit(
-        "game_start",
-        ruleset=rules.id,
-        players=list(game.names),
-        options=dict(rules.options),
-        launcher=game.launcher_name,
-        deck=list(game.rules.deck_codes),
-        **custom_header(rules),
-    )
+    header = (rules, tuple(game.names), game.launcher_name, game.rules.deck_codes)
+    game.event_log.add((game_start_event, *header))  # all immutable: written when read
     dealer, turned, rounds = first_dealer(rules.deck, game.chance, game.num_players)
     game.emit("dealer", seat=dealer, turned=turned, rounds=rounds)
     deal(game, list(rules.deck), dealer)
@@ -221,16 +214,46 @@ def set_position(
 def emit_deal(
     game: Engine, starter: Card, returned: list[Card], loaded: list[Card], **extra: Any
 ) -> None:
-    game.emit(
-        "deal",
-        round=game.round_number,
-        dealer=game.dealer,
-        hands=[list(map(_CODE, hand)) for hand in game.hands],
-        starter=starter.code,
-        returned=list(map(_CODE, returned)),
-        loaded=list(map(_CODE, loaded)),
+    """Log the deal: the cards as they lie now, in tuples (the hands and the pile will change)."""
+    hands = tuple(map(tuple, game.hands))
+    dealt = (game.round_number, game.dealer, hands, starter, tuple(returned), tuple(loaded))
+    game.event_log.add((deal_event, *dealt, extra))
+
+
+# -- the set-up's events, written when the log is read (game.core.eventlog) ----------------
+def game_start_event(
+    rules: Ruleset, players: Sequence[str], launcher: str, deck: Sequence[str]
+) -> dict[str, Any]:
+    return {
+        "type": "game_start",
+        "ruleset": rules.id,
+        "players": list(players),
+        "options": dict(rules.options),
+        "launcher": launcher,
+        "deck": list(deck),
+        **custom_header(rules),
+    }
+
+
+def deal_event(
+    number: int,
+    dealer: int,
+    hands: Sequence[Sequence[Card]],
+    starter: Card,
+    returned: Sequence[Card],
+    loaded: Sequence[Card],
+    extra: dict[str, Any],
+) -> dict[str, Any]:
+    return {
+        "type": "deal",
+        "round": number,
+        "dealer": dealer,
+        "hands": [list(map(_CODE, hand)) for hand in hands],
+        "starter": starter.code,
+        "returned": list(map(_CODE, returned)),
+        "loaded": list(map(_CODE, loaded)),
         **extra,
-    )
+    }
 
 
 def end_round(game: Engine, winner: int | None) -> None:

@@ -19,6 +19,7 @@ from game.core.cards import Card, Color, sort_key
 from game.core.chance import shuffle
 from game.core.effects import skipped_step
 from game.core.errors import IllegalMove
+from game.core.eventlog import draw_event, hit_event
 from game.core.explain import explain, explain_table
 from game.core.legal import fits, matching
 from game.core.moves import (
@@ -54,7 +55,7 @@ def on_turn(game: Engine, move: Move, seat: int) -> None:
 
 def draw(game: Engine, seat: int) -> None:
     """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
-    game.record({"type": "draw", "player": seat})
+    game.event_log.add((draw_event, seat))
     state = game.round
     state.last_volley = ()
     state.drawer = seat
@@ -267,19 +268,15 @@ def on_fired(game: Engine, count: int) -> None:
     if count == 1 and pile:  # the common press: one card off the draw pile
         card = pile.popleft()
         cards: tuple[Card, ...] = (card,)
-        codes = [card.code]
         state.hands[seat].append(card)
     else:
         cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
-        codes = [c.code for c in cards]
         state.hands[seat].extend(cards)
     if cards:
         if seat == state.uno_open:
             state.uno_open = None
         state.last_volley = cards
-    game.record(
-        {"type": "hit", "player": seat, "reason": due.reason, "cards": codes, "counted": count}
-    )
+    game.event_log.add((hit_event, seat, due.reason, cards, count))
     due.presses -= 1
     if due.presses > 0 and (due.until == "count" or not press_done(game, due, cards)):
         if not pile:  # maybe_reload's own test, here: most presses leave cards in the pile

@@ -98,11 +98,7 @@ def play_game(config: SimConfig, index: int) -> GameResult:
     ) as table:
         run_game(table, bots)
     game = table.game
-    hits = cards = 0
-    for event in game.events:
-        if event["type"] == "hit":
-            hits += 1
-            cards += len(event["cards"])
+    hits, cards = game.event_log.hit_tally()  # without writing the log's dicts
     return GameResult(
         index=index,
         seed=seed,
