@@ -217,7 +217,7 @@ class Table:
         if action not in legal:
             raise IllegalMove(f"action {action} is not legal for seat {actor} now")
         move, game = legal[action], self.game
-        self.moves.append((len(game.events), actor, action))
+        self.moves.append((len(game.event_log), actor, action))
         if move is None:
             self.declined.add(actor)
         else:
@@ -270,7 +270,7 @@ class Table:
 
         A fixed-size summary of the information set; the string form is the exact one.
         """
-        if self._counted != len(self.game.events):
+        if self._counted != len(self.game.event_log):
             self._count_played()
         parts = self._tensor_parts(seat, private)
         played, cut = self.played.tobytes(), seat * self._tensors.row_bytes
@@ -366,7 +366,7 @@ class Table:
         if self.declined:
             self.declined.clear()
         game = self.game
-        self.moves.append((len(game.events), None, count))
+        self.moves.append((len(game.event_log), None, count))
         game.play(_FIRED[count] if count < len(_FIRED) else fired(count))
         if self._by_load is None:  # the profile has a memory: advance it
             compat.after_press(game, self._profile, self.press, count)
