@@ -120,14 +120,14 @@ def choose_color(ctx: EffectContext, step: Step) -> bool:
 
 
 def skip(ctx: EffectContext, step: Step) -> bool:
-    ctx.pos = ctx.next_seat(ctx.pos)
-    ctx.emit("skip", player=ctx.pos)
+    ctx.pos = skipped_seat = ctx.next_seat(ctx.pos)  # one read of the pointer, one write
+    ctx.emit("skip", player=skipped_seat)
     return False
 
 
 def reverse(ctx: EffectContext, step: Step) -> bool:
-    ctx.direction = -ctx.direction
-    ctx.emit("reverse", direction=ctx.direction)
+    ctx.direction = direction = -ctx.direction
+    ctx.emit("reverse", direction=direction)
     if ctx.players_in == 2:
         return skip(ctx, step)
     ctx.pos = ctx.actor
