@@ -34,6 +34,7 @@ Blocks (arguments in brackets, defaults after ``=``):
 
 from __future__ import annotations
 
+import functools
 from collections import deque
 from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
@@ -119,14 +120,14 @@ def choose_color(ctx: EffectContext, step: Step) -> bool:
 
 
 def skip(ctx: EffectContext, step: Step) -> bool:
-    ctx.pos = ctx.next_seat(ctx.pos)
-    ctx.emit("skip", player=ctx.pos)
+    ctx.pos = skipped_seat = ctx.next_seat(ctx.pos)  # one read of the pointer, one write
+    ctx.emit("skip", player=skipped_seat)
     return False
 
 
 def reverse(ctx: EffectContext, step: Step) -> bool:
-    ctx.direction = -ctx.direction
-    ctx.emit("reverse", direction=ctx.direction)
+    ctx.direction = direction = -ctx.direction
+    ctx.emit("reverse", direction=direction)
     if ctx.players_in == 2:
         return skip(ctx, step)
     ctx.pos = ctx.actor
@@ -246,8 +247,13 @@ def challenge(ctx: EffectContext, step: Step) -> bool:
     return ctx.presses(victim, total, reason)
 
 
+@functools.cache
 def skipped_step(seat: int, reason: str) -> Step:
-    """Internal: log that ``seat`` loses the turn, after the presses that come with it."""
+    """Internal: log that ``seat`` loses the turn, after the presses that come with it.
+
+    Made once per seat and reason (a step is immutable): a ``Step`` builds its argument
+    dict when made, and a Draw Two or an accepted Wild Draw Four asks for one each time.
+    """
     return Step("skipped", (("seat", str(seat)), ("reason", reason)))
 
 

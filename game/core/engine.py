@@ -69,7 +69,6 @@ from game.core.moves import (
 from game.core.round import PressDue, RoundState, round_field
 from game.core.rulesets import Ruleset, Step, ruleset_for
 
-_DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
 _NO_KINDS: frozenset[Any] = frozenset()
 # Decisions as module names: an enum member read off its class calls EnumType's attribute
 # hook in CPython 3.11 (about 80 ns, a global 10; docs/performance.md).
@@ -251,7 +250,10 @@ class Game(History):
         return len(self.round.hands[seat])
 
     def is_round_over(self) -> bool:
-        return self.round.pending in _DONE
+        # two identity tests, not ``in`` a tuple: that compares a StrEnum member with ==,
+        # a string comparison per member (asked before every move of a game loop)
+        pending = self.round.pending
+        return pending is _ROUND_OVER or pending is _GAME_OVER
 
     def is_game_over(self) -> bool:
         return self.round.pending is _GAME_OVER

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import sys
 from dataclasses import dataclass
+from operator import attrgetter
 from typing import TYPE_CHECKING
 
 from game.core.cards import COLORS, Card, Color, Kind, all_cards
@@ -26,7 +27,7 @@ from game.core.moves import (
 from game.core.rulesets import Step
 
 if TYPE_CHECKING:
-    from collections.abc import Sequence
+    from collections.abc import Mapping, Sequence
 
     from game.core.round import RoundState
     from game.core.rulesets import Ruleset
@@ -51,6 +52,7 @@ _CHALLENGE, _PRESS = Decision.CHALLENGE, Decision.PRESS
 _ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _NOT_AT_THE_TABLE = (_PRESS, _ROUND_OVER, _GAME_OVER)
 _TRADE_HANDS = Kind.TRADE_HANDS
+_INDEX = attrgetter("index")  # a card's place in the interned order: a fixed, set-free order
 _SEVEN_ZERO = {7: (Step("target"), Step("trade_hands")), 0: (Step("rotate_hands"),)}
 
 
@@ -68,9 +70,11 @@ class CompiledRules:
     stacking: bool  #: Ruleset.stacking (mega_hit_stack or stack_draws)
     steps_for: dict[Card, tuple[Step, ...]]
     challengeable: frozenset[Card]
-    #: ``fits[top][colour]``: the cards that may go on ``top`` when ``colour`` is active
-    #: (rules.md 3.2), one frozenset per pair, so "what can I play" is a set lookup per card.
-    fits: dict[Card, dict[Color | None, frozenset[Card]]]
+    #: ``plays[top][colour]``: the cards that may go on ``top`` when ``colour`` is active
+    #: (rules.md 3.2), each with its shared :class:`PlayMove`, one table per pair built once
+    #: per ruleset: "may I play this card" is a lookup, and a turn's offer reads its moves
+    #: off the same table.
+    plays: dict[Card, dict[Color | None, dict[Card, PlayMove]]]
 
     #: The deck's card codes, for the ``game_start`` event (copied into each event).
     deck_codes: tuple[str, ...]
@@ -106,13 +110,14 @@ class CompiledRules:
             stacking=ruleset.stacking,
             steps_for={card: card_steps(ruleset, card, seven_zero) for card in all_cards()},
             challengeable=frozenset(c for c in all_cards() if steps.get(c.kind)),
-            fits=fit_table(all_cards()),
+            plays=play_table(all_cards()),
             deck_codes=tuple(c.code for c in ruleset.deck),
         )
 
 
-def fit_table(cards: Sequence[Card]) -> dict[Card, dict[Color | None, frozenset[Card]]]:
-    """For each top card and active colour, the cards that match: a wild, the colour, the face."""
+def play_table(cards: Sequence[Card]) -> dict[Card, dict[Color | None, dict[Card, PlayMove]]]:
+    """For each top card and active colour, the cards that match (a wild, the colour, the
+    face) with their moves, in :attr:`Card.index` order (never a set's order)."""
     wilds = frozenset(c for c in cards if c.color is None)
     by_color: dict[Color | None, frozenset[Card]] = {None: frozenset()}
     by_color |= {color: frozenset(c for c in cards if c.color is color) for color in COLORS}
@@ -120,10 +125,12 @@ def fit_table(cards: Sequence[Card]) -> dict[Card, dict[Color | None, frozenset[
     for card in cards:
         face = (card.kind, card.number)
         by_face[face] = by_face.get(face, frozenset()) | {card}
-    return {
-        top: {color: wilds | by_color[color] | by_face[top.kind, top.number] for color in by_color}
-        for top in cards
-    }
+
+    def plays(top: Card, color: Color | None) -> dict[Card, PlayMove]:
+        match = wilds | by_color[color] | by_face[top.kind, top.number]
+        return {card: PLAY[card] for card in sorted(match, key=_INDEX)}
+
+    return {top: {color: plays(top, color) for color in by_color} for top in cards}
 
 
 def card_steps(ruleset: Ruleset, card: Card, seven_zero: bool) -> tuple[Step, ...]:
@@ -134,9 +141,10 @@ def card_steps(ruleset: Ruleset, card: Card, seven_zero: bool) -> tuple[Step, ..
     return steps
 
 
-def matching(rules: CompiledRules, state: RoundState) -> frozenset[Card]:
-    """The cards that match the top of the discard pile and the active colour now."""
-    return rules.fits[state.discard[-1]][state.active_color]
+def matching(rules: CompiledRules, state: RoundState) -> Mapping[Card, PlayMove]:
+    """The cards that match the top of the discard pile and the active colour now, with their
+    moves (``card in matching(...)`` is the test)."""
+    return rules.plays[state.discard[-1]][state.active_color]
 
 
 def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Card) -> bool:
@@ -171,9 +179,10 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     moves: list[Move]
     if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
         moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
-    else:  # playable_cards without those two tests
-        fit = rules.fits[state.discard[-1]][state.active_color]
-        moves = [PLAY[card] for card in {card: None for card in hand if card in fit}]
+    else:  # playable_cards without those two tests: the matching cards, each once, in hand
+        # order, with their moves (one comprehension: the moves are the table's values)
+        plays = rules.plays[state.discard[-1]][state.active_color]
+        moves = list({card: plays[card] for card in hand if card in plays}.values())
     moves.append(DRAW)
     return moves
 

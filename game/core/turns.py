@@ -278,8 +278,9 @@ def on_fired(game: Engine, count: int) -> None:
         state.last_volley = cards
     game.event_log.add((hit_event, seat, due.reason, cards, count))
     due.presses -= 1
-    if due.presses > 0 and not press_done(game, due, cards):
-        maybe_reload(game)
+    if due.presses > 0 and (due.until == "count" or not press_done(game, due, cards)):
+        if not pile:  # maybe_reload's own test, here: most presses leave cards in the pile
+            maybe_reload(game)
         return
     state.due = None
     state.legal = None
