@@ -77,6 +77,10 @@ class Presser:
         self._generation: tuple[int, int] | None = None
         #: Every fault met while pressing, in order.
         self.faults: list[LauncherFault] = []
+        #: Presses fed to games as ``fired:N`` moves, and the cards they brought: the ``hit``
+        #: events of the games, counted without reading (and so writing) their event logs.
+        self.presses_fed = 0
+        self.cards_fed = 0
 
     @property
     def replaying(self) -> bool:
@@ -92,11 +96,18 @@ class Presser:
         while game.round.pending is _PRESS:
             count = self.next_count(sync)
             held = len(game.round.pile)  # _outcome(), inlined: every press passes here
-            game.play(fired(count if count <= held else held))
+            if count > held:
+                count = held
+            game.play(fired(count))
+            self.presses_fed += 1
+            self.cards_fed += count
 
     def press_once(self, game: Game) -> None:
         """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
-        game.play(_outcome(game, self.next_count(lambda: self._sync(game))))
+        outcome = _outcome(game, self.next_count(lambda: self._sync(game)))
+        game.play(outcome)
+        self.presses_fed += 1
+        self.cards_fed += outcome.count
 
     def next_count(self, sync: Callable[[], None]) -> int:
         """Press once (or take the next journaled count) and return the cards counted.
