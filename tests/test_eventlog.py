@@ -95,14 +95,3 @@ def test_setting_the_events_starts_the_log_from_them() -> None:
     assert game.events is history
     _advance(game, 10, random.Random(2))
     assert game.events is history and len(history) > 0
-
-
-def test_the_hit_tally_counts_written_and_unwritten_events_alike() -> None:
-    game = Game.new("attack", 4, seed=9)
-    _advance(game, 80, random.Random(9))
-    written = len(game.events)  # these are dicts now, the next ones records
-    _advance(game, 80, random.Random(10))
-    assert len(game.event_log) > written
-    tally = game.event_log.hit_tally()
-    hits = [e for e in game.events if e["type"] == "hit"]
-    assert tally == (len(hits), sum(len(e["cards"]) for e in hits)) and hits

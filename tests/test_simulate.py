@@ -5,7 +5,19 @@ from __future__ import annotations
 import pytest
 from event_checker import check_events
 
+from game.core.ruleset_ids import RULESET_IDS
 from game.play.simulate import SimConfig, game_seed, play_game, simulate, start_method
+
+
+@pytest.mark.parametrize("ruleset", RULESET_IDS)
+def test_the_presses_tallied_are_the_hit_events_of_the_log(ruleset: str) -> None:
+    """``hits`` and ``cards_launched`` come from the table's presser, not from the event log."""
+    config = SimConfig(ruleset=ruleset, players=2, games=2, seed=4, keep_events=True)
+    for index in range(2):
+        result = play_game(config, index)
+        hits = [event for event in result.events if event["type"] == "hit"]
+        assert result.hits == len(hits) > 0
+        assert result.cards_launched == sum(len(event["cards"]) for event in hits)
 
 
 def test_games_are_complete_and_every_log_accounts_for_every_card() -> None:

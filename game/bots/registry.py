@@ -2,12 +2,16 @@
 
 from __future__ import annotations
 
+import functools
 import importlib
+from types import MappingProxyType
 from typing import TYPE_CHECKING, Any
 
 from game.core.errors import RulesetError
 
 if TYPE_CHECKING:
+    from collections.abc import Callable
+
     from game.bots.base import Bot
 
 #: Every bot name, the default first.
@@ -65,5 +69,11 @@ def parse_bot_spec(spec: str) -> tuple[str, dict[str, float]]:
 
 def make_bot(spec: str, seed: int | None) -> Bot:
     """A bot from its spec (``rule``, ``casual:miss_play=0.2``, ``search:iterations=64``)."""
+    return _maker(spec)(seed)
+
+
+@functools.lru_cache(maxsize=64)
+def _maker(spec: str) -> Callable[[int | None], Bot]:
+    """The spec's bot maker, the spec read once: ``simulate`` makes its bots for every game."""
     name, params = parse_bot_spec(spec)
-    return bot_class(name).from_params(seed, params)
+    return functools.partial(bot_class(name).from_params, params=MappingProxyType(params))

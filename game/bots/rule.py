@@ -20,11 +20,12 @@ from __future__ import annotations
 
 from collections import Counter
 from collections.abc import Sequence
+from math import inf
 from typing import TYPE_CHECKING
 
 from game.bots.base import Bot, by_kind, favourite_color, offered, rules_of
-from game.core.cards import Card, Kind
-from game.core.moves import Decision, Move, MoveKind, PlayMove
+from game.core.cards import Card, Color, Kind
+from game.core.moves import AimMove, ChooseMove, Decision, Move, MoveKind, PlayMove
 from game.core.observe import move_key, observe, seat_table_moves
 
 if TYPE_CHECKING:
@@ -80,7 +81,7 @@ THREAT = 2
 # attribute in CPython 3.11 (80 ns against 10 for a global; docs/performance.md).
 _COLOR, _TARGET, _GIVE = Decision.COLOR, Decision.TARGET, Decision.GIVE
 _STACK, _CHALLENGE = Decision.STACK, Decision.CHALLENGE
-_DRAWN, _PLAY_AGAIN = Decision.DRAWN, Decision.PLAY_AGAIN
+_TURN, _DRAWN, _PLAY_AGAIN = Decision.TURN, Decision.DRAWN, Decision.PLAY_AGAIN
 
 
 def leader(view: PublicTable, seat: int) -> int:
@@ -94,7 +95,8 @@ class CardFacts:
     """What the rule bot asks of one card under one ruleset, worked out once per card."""
 
     __slots__ = (
-        "wild", "tenth", "strikes_next", "aimed", "turns_two", "discards", "trades", "wild_order"
+        "wild", "tenth", "strikes_next", "aimed", "turns_two", "discards", "trades", "wild_order",
+        "plain",
     )  # fmt: skip
 
     def __init__(self, rules: Ruleset, card: Card) -> None:
@@ -109,6 +111,11 @@ class CardFacts:
         #: Among wilds forced out, spend the plain ones first and keep the attacks (a field,
         #: not a property: it is read for every wild valued).
         self.wild_order = 0.0 if self.aimed else 1.0 if self.strikes_next else 2.0
+        #: None of the valuation's extra terms applies (a number card, most cards): its
+        #: value is its colour's count and its points, and it is never held back.
+        self.plain = not (
+            self.wild or self.strikes_next or self.turns_two or self.discards or self.trades
+        )
 
 
 class _FactTable(dict[Card, CardFacts]):
@@ -189,6 +196,8 @@ class Reading:
             return 60.0 if self.urgent(facts) else -50.0 + facts.wild_order
         same = self.colors.count(card.color) - 1
         value = 2.0 * same + facts.tenth
+        if facts.plain:
+            return value
         if facts.strikes_next or (facts.turns_two and len(self.table.in_play) == 2):
             value += _pressure(self.next_size)
         if facts.discards:
@@ -218,11 +227,16 @@ class Reading:
         """
         if len(plays) == 1:
             return plays[0]
-        value = self.value
-        best, most = plays[0], value(plays[0].card)
-        for move in plays[1:]:
-            worth = value(move.card)
-            if worth > most or (worth == most and move.card.display < best.card.display):
+        facts, colors = self.facts, self.colors
+        best, most = plays[0], -inf
+        for move in plays:
+            card = move.card
+            fact = facts[card]
+            if fact.plain:  # :meth:`value` inlined for most cards (its call cost as much)
+                worth = 2.0 * colors.count(card.color) - 2.0 + fact.tenth
+            else:
+                worth = self.value(card)
+            if worth > most or (worth == most and card.display < best.card.display):
                 best, most = move, worth
         return best
 
@@ -248,13 +262,14 @@ class RuleBot(Bot):
         seat that is not the decider, get the observation.
         """
         moves = game.legal_moves()
-        if seat != game.decider:
+        state = game.round  # ``game.decider`` and the rest, read without their properties
+        if seat != state.decider:
             return self.decide(observe(game, seat, history=False))
         if len(moves) == 1:  # a sixth of a game's decisions: nothing to decide
             return moves[0]
         if type(self).decide is not RuleBot.decide:
             return self.decide(observe(game, seat, history=False))
-        return self._decide(game, seat, game.hands[seat], moves, game.pending, game.ruleset)
+        return self._decide(game, seat, state.hands[seat], moves, state.pending, game.ruleset)
 
     def decide(self, view: Observation) -> Move:
         moves = view.moves
@@ -272,43 +287,57 @@ class RuleBot(Bot):
         rules: Ruleset,
     ) -> Move:
         """The move for ``pending``: a function of the hand and the moves as sets, not lists."""
+        if pending is _TURN or pending is _PLAY_AGAIN or pending is _DRAWN:
+            return self._turn(table, seat, hand, moves, pending, rules)
         if pending is _COLOR:
-            return offered(moves, Move.choose(favourite_color(hand)))
+            return _offered_color(moves, favourite_color(hand))
         if pending is _TARGET:
-            return offered(moves, Move.aim(leader(table, seat)))
+            return _offered_target(moves, leader(table, seat))
         if pending is _GIVE:
             return offered(moves, Move.give(self._give_away(hand)))
         plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending is _STACK or pending is _CHALLENGE:
             return self._answer_attack(table, pending, plays, moves)
-        if rules is not self._rules:  # the facts of the bot's game, kept: one lookup less
-            self._rules, self._facts = rules, facts_for(rules)
-        return self._turn(Reading(table, seat, hand, self._facts), pending, plays, moves)
+        return self._turn(table, seat, hand, moves, pending, rules)
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
     def _turn(
         self,
-        reading: Reading,
-        pending: Decision,
-        plays: list[PlayMove],
+        table: PublicTable,
+        seat: int,
+        hand: Sequence[Card],
         moves: Sequence[Move],
+        pending: Decision,
+        rules: Ruleset,
     ) -> Move:
+        """The best card to play, or the offer's draw or pass (its fallback) when the best
+        card is a wild not worth a free extra play or a Trade Hands that would help the leader.
+        """
+        plays = [m for m in moves if isinstance(m, PlayMove)]
         fallback = _not_a_play(moves, plays)  # draw or pass
         if not plays:
             return moves[-1] if fallback is None else fallback
-        if fallback is None:
-            return reading.best(plays)
-        if reading.size == 1:
+        if len(hand) == 1:
             return plays[0]  # going out (one card: one play)
-        best = reading.best(plays)
-        facts = reading.facts[best.card]
-        if pending is _DRAWN:
-            return fallback if reading.bad_trade(facts) else best
-        extra = pending is _PLAY_AGAIN
-        if facts.wild and extra and not reading.urgent(facts):
-            return fallback  # a free extra play is not worth a wild
-        if reading.bad_trade(facts):
+        if rules is not self._rules:  # the facts of the bot's game, kept: one lookup less
+            self._rules, self._facts = rules, facts_for(rules)
+        facts = self._facts
+        if len(plays) == 1:  # nothing to weigh: a Reading only if the card may be held back
+            best = plays[0]
+            card = facts[best.card]
+            if fallback is None or card.plain:
+                return best
+            reading = Reading(table, seat, hand, facts)
+        else:
+            reading = Reading(table, seat, hand, facts)
+            best = reading.best(plays)
+            if fallback is None:
+                return best
+            card = facts[best.card]
+        if card.trades and reading.bad_trade(card):
             return fallback
+        if card.wild and pending is _PLAY_AGAIN and not reading.urgent(card):
+            return fallback  # a free extra play is not worth a wild
         return best
 
     def value(self, view: Observation, card: Card) -> float:
@@ -367,6 +396,23 @@ def first_reaction(moves: Sequence[Move]) -> Move | None:
             if move.kind is kind:
                 return move
     return None
+
+
+def _offered_color(moves: Sequence[Move], color: Color) -> Move:
+    """``offered(moves, Move.choose(color))`` without making the move and comparing it to each
+    offered one (a dataclass's ``==`` is a Python call): the offer's own ``color:C`` move."""
+    for move in moves:
+        if isinstance(move, ChooseMove) and move.color is color and move.by is None:
+            return move
+    return Move.choose(color)
+
+
+def _offered_target(moves: Sequence[Move], seat: int) -> Move:
+    """``offered(moves, Move.aim(seat))``, as :func:`_offered_color`: the offer's ``target:S``."""
+    for move in moves:
+        if isinstance(move, AimMove) and move.target == seat and move.by is None:
+            return move
+    return Move.aim(seat)
 
 
 def _not_a_play(moves: Sequence[Move], plays: Sequence[PlayMove]) -> Move | None:

@@ -19,18 +19,20 @@ import argparse
 import os
 from collections.abc import Iterator, Mapping, MutableMapping
 from contextlib import contextmanager
-from dataclasses import dataclass
 from pathlib import Path
-from typing import Any
+from typing import Any, NamedTuple
 
 from hardware.errors import ConfigError
 
 CONFIG_ENV = "UNO_ATTACK_CONFIG"
 
 
-@dataclass(frozen=True)
-class Setting:
-    """A setting of the config file: its key, environment variable, flag and default."""
+class Setting(NamedTuple):
+    """A setting of the config file: its key, environment variable, flag and default.
+
+    (A named tuple, not a dataclass: every command loads this module, and making a frozen
+    dataclass costs about five times as much; docs/performance.md, "Start-up".)
+    """
 
     key: str
     env: str

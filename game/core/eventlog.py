@@ -115,23 +115,6 @@ class EventLog:
         """How many events were logged (without writing any)."""
         return len(self._dicts) + len(self._records)
 
-    def hit_tally(self) -> tuple[int, int]:
-        """The ``hit`` events (one a press) and the cards they list, counted without writing.
-
-        For a summary of many games (``simulate``): writing every event of a game to
-        count its presses cost more than the game's whole log saves (docs/performance.md).
-        """
-        hits = cards = 0
-        for event in self._dicts:
-            if event["type"] == "hit":
-                hits += 1
-                cards += len(event["cards"])
-        for record in self._records:
-            if record[0] is hit_event:  # (hit_event, seat, reason, cards, counted)
-                hits += 1
-                cards += len(record[3])
-        return hits, cards
-
     def copy(self) -> EventLog:
         """The same events in lists of its own, with the same callback (records are immutable)."""
         twin = EventLog(self._callback, list(self._dicts))

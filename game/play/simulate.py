@@ -97,16 +97,15 @@ def play_game(config: SimConfig, index: int) -> GameResult:
         config.ruleset, config.players, launcher=config.launcher, seed=seed, options=config.options
     ) as table:
         run_game(table, bots)
-    game = table.game
-    hits, cards = game.event_log.hit_tally()  # without writing the log's dicts
+    game, presser = table.game, table.presser
     return GameResult(
         index=index,
         seed=seed,
         winner=game.winner,
         rounds=game.round_number,
         turns=game.total_turns,
-        hits=hits,
-        cards_launched=cards,
+        hits=presser.presses_fed,  # the game's hit events, without reading its event log
+        cards_launched=presser.cards_fed,
         scores=list(game.scores),
         events=game.events if config.keep_events else [],
         log=_log_text(index, seed, game.events) if config.log_lines else "",

@@ -47,12 +47,19 @@ class Profile(ABC):
         return 0
 
 
+def _cumulative(probabilities: tuple[float, ...]) -> list[float]:
+    """The running sums of ``probabilities``, the last one exactly 1: an index is drawn as
+    ``bisect_right(sums, u)`` for one uniform ``u``."""
+    sums = list(itertools.accumulate(probabilities))
+    sums[-1] = 1.0
+    return sums
+
+
 class _CategoricalDraw:
     """Draw an index from fixed probabilities with one uniform number per draw."""
 
     def __init__(self, probabilities: tuple[float, ...]) -> None:
-        self._cumulative = list(itertools.accumulate(probabilities))
-        self._cumulative[-1] = 1.0
+        self._cumulative = _cumulative(probabilities)
 
     def draw(self, rng: random.Random) -> int:
         """The index drawn with one ``rng.random()``.
@@ -78,7 +85,7 @@ class IIDProfile(Profile):
     kind = "iid"
 
     def sampler(self, seed: int | None) -> PressSampler:
-        return _IIDSampler(_CategoricalDraw(self.probabilities), random.Random(seed))
+        return _IIDSampler(self.probabilities, random.Random(seed))
 
     @property
     def max_count(self) -> int:
@@ -86,12 +93,15 @@ class IIDProfile(Profile):
 
 
 class _IIDSampler(PressSampler):
-    def __init__(self, draw: _CategoricalDraw, rng: random.Random) -> None:
-        self._draw = draw
-        self._rng = rng
+    """Every press the same draw: :meth:`_CategoricalDraw.draw`'s bisect, made here without
+    its call (the default ``sim://`` profile is i.i.d.: every press of a simulated game)."""
+
+    def __init__(self, probabilities: tuple[float, ...], rng: random.Random) -> None:
+        self._cumulative = _cumulative(probabilities)
+        self._random = rng.random
 
     def next(self, loaded: int) -> int:
-        return self._draw.draw(self._rng)
+        return bisect.bisect_right(self._cumulative, self._random())
 
 
 # -- fixed pattern ----------------------------------------------------------------

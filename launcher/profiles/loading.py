@@ -9,14 +9,12 @@ wrong schema version and unknown keys (typos) are all refused.
 from __future__ import annotations
 
 import functools
-import json
 import tomllib
 from collections.abc import Callable
 from importlib import resources
 from pathlib import Path
 from typing import Any
 
-from hardware.files import PathError, atomic_write_text, read_user_text
 from launcher.errors import ProfileError
 from launcher.profiles.kinds import (
     EscalatingProfile,
@@ -240,6 +238,8 @@ def _read_profile_text(name_or_path: str) -> tuple[str, str]:
         return preset.read_text(encoding="utf-8"), f"preset {name_or_path}"
     path = Path(name_or_path)
     if path.suffix == ".toml" or path.exists():
+        from hardware.files import read_user_text  # here: a preset needs no file-safety helpers
+
         return read_user_text(path, what="profile", error=ProfileError), str(path)
     raise ProfileError(
         f"no profile named {name_or_path!r}",
@@ -256,6 +256,8 @@ def _toml_value(value: Any) -> str:
     if isinstance(value, float):
         return repr(float(value))  # numpy floats repr as np.float64(...), never valid TOML
     if isinstance(value, str):
+        import json  # here: only writing a profile needs it, not every sim:// launcher
+
         return json.dumps(value)
     return "[" + ", ".join(_toml_value(v) for v in value) + "]"
 
@@ -307,6 +309,8 @@ def save_profile(profile: Profile, path: str | Path) -> Path:
 
     It replaces ``path``: callers check it first with :func:`hardware.files.check_output`.
     """
+    from hardware.files import PathError, atomic_write_text
+
     target = Path(path)
     try:
         atomic_write_text(target, profile_to_toml(profile))
