@@ -26,7 +26,6 @@ from __future__ import annotations
 
 import copy as copy_module
 import json
-import pickle
 import random
 from collections.abc import Callable
 from typing import Any
@@ -271,7 +270,7 @@ def test_callback_set_late_sees_a_tail_of_the_log(
     assert received == events[len(events) - len(received) :]
 
 
-# -- copy, push/pop, pickle -----------------------------------------------------------------
+# -- copy, push/pop ---------------------------------------------------------------
 
 
 @SETTINGS
@@ -370,35 +369,6 @@ def test_pop_with_a_listener_keeps_events_and_callback_consistent() -> None:
     seen = len(received)
     game.play(move)
     assert received[seen:] == game.events[after:]
-
-
-PICKLE_DEFECT = (
-    "docs/performance.md says pickling copies the log, but no Game pickles: "
-    "pickle.dumps(Game.new('attack', 2, seed=0)) raises TypeError: cannot pickle "
-    "'mappingproxy' object (game.ruleset.options is a mappingproxy); copy.deepcopy too"
-)
-
-
-@pytest.mark.xfail(strict=True, raises=TypeError, reason=PICKLE_DEFECT)
-@settings(max_examples=3, deadline=None)
-@given(setups(), st.integers(0, 120))
-def test_pickled_game_keeps_its_events_and_goes_its_own_way(
-    setup: tuple[str, int, int, int], warmup: int
-) -> None:
-    ruleset, players, seed, move_seed = setup
-    game = Game.new(ruleset, players, seed=seed)
-    rng = random.Random(move_seed)
-    play_random(game, rng, limit=warmup)
-    if rng.random() < 0.5:  # written or not yet written: both must survive pickling
-        assert isinstance(game.events, list)
-    clone: Game = pickle.loads(pickle.dumps(game))
-    log = copy_module.deepcopy(game.events)
-    assert clone.events == log
-    moves = play_random(clone, random.Random(move_seed + 3), limit=50)
-    assert game.events == log
-    for move in moves:
-        game.play(move)
-    assert game.events == clone.events
 
 
 # -- determinism ---------------------------------------------------------------------------
