@@ -81,7 +81,7 @@ THREAT = 2
 # attribute in CPython 3.11 (80 ns against 10 for a global; docs/performance.md).
 _COLOR, _TARGET, _GIVE = Decision.COLOR, Decision.TARGET, Decision.GIVE
 _STACK, _CHALLENGE = Decision.STACK, Decision.CHALLENGE
-_TURN, _DRAWN, _PLAY_AGAIN = Decision.TURN, Decision.DRAWN, Decision.PLAY_AGAIN
+_PLAY_AGAIN = Decision.PLAY_AGAIN
 
 
 def leader(view: PublicTable, seat: int) -> int:
@@ -287,18 +287,16 @@ class RuleBot(Bot):
         rules: Ruleset,
     ) -> Move:
         """The move for ``pending``: a function of the hand and the moves as sets, not lists."""
-        if pending is _TURN or pending is _PLAY_AGAIN or pending is _DRAWN:
-            return self._turn(table, seat, hand, moves, pending, rules)
         if pending is _COLOR:
             return _offered_color(moves, favourite_color(hand))
         if pending is _TARGET:
             return _offered_target(moves, leader(table, seat))
         if pending is _GIVE:
             return offered(moves, Move.give(self._give_away(hand)))
-        plays = [m for m in moves if isinstance(m, PlayMove)]
         if pending is _STACK or pending is _CHALLENGE:
+            plays = [m for m in moves if isinstance(m, PlayMove)]
             return self._answer_attack(table, pending, plays, moves)
-        return self._turn(table, seat, hand, moves, pending, rules)
+        return self._turn(table, seat, hand, moves, pending, rules)  # a turn, drawn, play-again
 
     # -- a turn, a drawn card, a play-again ----------------------------------------------
     def _turn(
