@@ -100,17 +100,16 @@ class Presser:
         """
         sync = partial(self._sync, game)  # made once: a settle often makes several presses
         while game.round.pending is _PRESS:
-            count = self.next_count(sync)
-            held = len(game.round.pile)  # _outcome(), inlined: every press passes here
-            if count > held:
-                count = held
-            game.play(fired(count))
-            self.presses_fed += 1
-            self.cards_fed += count
+            self._feed(game, self.next_count(sync))
 
     def press_once(self, game: Game) -> None:
         """Make one pending press and feed its outcome (raises LauncherFault, game unchanged)."""
-        outcome = _outcome(game, self.next_count(lambda: self._sync(game)))
+        self._feed(game, self.next_count(lambda: self._sync(game)))
+
+    def _feed(self, game: Game, count: int) -> None:
+        """Feed a press that counted ``count`` as ``fired:N`` (no more than the pile holds),
+        and count it in :attr:`presses_fed` and :attr:`cards_fed`."""
+        outcome = _outcome(game, count)
         game.play(outcome)
         self.presses_fed += 1
         self.cards_fed += outcome.count
