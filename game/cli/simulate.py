@@ -181,9 +181,11 @@ def _play(config: SimConfig, workers: int, log: IO[str] | None) -> tuple[dict[st
             if log is not None:
                 log.write(result.log)  # the game's JSON Lines, written by the worker that played it
                 log.flush()
-            progress.step()
-            result.events, result.log = [], ""  # the summary needs neither; free them now
+            # counted at once after its log line is out: a Ctrl-C during the progress line
+            # must not leave a game in the log that the summary does not count
             results.append(result)
+            result.events, result.log = [], ""  # the summary needs neither; free them now
+            progress.step()
     except KeyboardInterrupt:
         return summarize(config, results), True
     return summarize(config, results), False
