@@ -4,7 +4,9 @@ from __future__ import annotations
 
 import argparse
 import os
+import signal
 import sys
+from contextlib import contextmanager
 
 from game.bots.registry import BOT_NAMES, DEFAULT_BOT
 from game.cli.common import add_force_argument, add_rule_arguments
@@ -13,6 +15,7 @@ from game.core.ruleset_ids import DEFAULT_RULESET, RULESET_IDS
 
 TYPE_CHECKING = False  # typing.TYPE_CHECKING without importing typing (start-up time)
 if TYPE_CHECKING:  # the engine, the launchers and multiprocessing load in run(), not for --help
+    from collections.abc import Iterator
     from typing import IO, Any
 
     from game.play.simulate import SimConfig
@@ -178,17 +181,34 @@ def _play(config: SimConfig, workers: int, log: IO[str] | None) -> tuple[dict[st
     results = []
     try:
         for result in play_games(config, workers):
-            if log is not None:
-                log.write(result.log)  # the game's JSON Lines, written by the worker that played it
-                log.flush()
-            # counted at once after its log line is out: a Ctrl-C during the progress line
-            # must not leave a game in the log that the summary does not count
-            results.append(result)
+            with _ctrl_c_held():  # a game is in both the log and the summary, or in neither
+                if log is not None:
+                    log.write(result.log)  # its JSON Lines, written by the worker that played it
+                    log.flush()
+                results.append(result)
             result.events, result.log = [], ""  # the summary needs neither; free them now
             progress.step()
     except KeyboardInterrupt:
         return summarize(config, results), True
     return summarize(config, results), False
+
+
+@contextmanager
+def _ctrl_c_held() -> Iterator[None]:
+    """Hold SIGINT back in this block; a Ctrl-C pressed meanwhile arrives at its end.
+
+    Without it a Ctrl-C during a game's log write (a signal that interrupts the write
+    system call raises KeyboardInterrupt once the bytes are out) left that game in the log
+    but not in the summary. Where the platform cannot hold signals, the block runs as is.
+    """
+    if not hasattr(signal, "pthread_sigmask"):
+        yield
+        return
+    held = signal.pthread_sigmask(signal.SIG_BLOCK, {signal.SIGINT})
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, held)
 
 
 def _warn_if_real_time(spec: str | None) -> None:
