@@ -10,17 +10,21 @@ import ast
 from pathlib import Path
 
 from game import Game
-from game.core.round import RoundState
+from game.core.round import RoundState, round_fields
 
 GAME = Path(__file__).resolve().parent.parent / "game" / "core"
 
 
-def test_the_round_state_lives_in_one_object_and_the_game_shows_it() -> None:
+def test_every_round_field_is_declared_once_and_a_new_deal_resets_it() -> None:
+    """RoundState declares the round's fields; reset_round gives every one a value (reading
+    one it missed raises), and none of them spills into the game's own attribute dict."""
+    declared = set(RoundState.__annotations__)
+    fresh = object.__new__(Game)
+    fresh.reset_round(3, dealer=1)
+    assert set(round_fields(fresh)) == declared
+    assert fresh.hands == [[], [], []] and fresh.dealer == 1 and fresh.legal is None
     game = Game.new("attack", 3, seed=4)
-    assert isinstance(game.round, RoundState)
-    assert game.hands is game.round.hands and game.pile is game.round.pile
-    game.pos = 2
-    assert game.round.pos == 2
+    assert not declared & set(vars(game))
 
 
 def test_a_copy_shares_no_round_state_with_its_original() -> None:
@@ -29,7 +33,7 @@ def test_a_copy_shares_no_round_state_with_its_original() -> None:
     other.hands[0].clear()
     other.discard.append(other.discard[-1])
     assert game.hands[0] and len(game.discard) == 1
-    assert other.round is not game.round
+    assert other.pile is not game.pile and other.queue is not game.queue
 
 
 def test_effect_blocks_touch_no_private_member() -> None:

@@ -225,7 +225,7 @@ def test_legal_moves_do_not_follow_the_hand_order() -> None:
     seat = game.decider
     reordered = game.copy()
     reordered.hands[seat].reverse()  # e.g. after Trade Hands: drawn cards first
-    reordered.round.legal = None
+    reordered.legal = None
     assert [str(m) for m in reordered.legal_moves()] != [str(m) for m in game.legal_moves()]
     assert reordered.observation(seat).legal_moves == game.observation(seat).legal_moves
 

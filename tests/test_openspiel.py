@@ -79,12 +79,12 @@ def test_a_press_lists_the_profile_counts_capped_by_the_hopper() -> None:
     rng = random.Random(2)
     while table.actor != CHANCE:
         table.apply(rng.choice(table.legal_actions()))
-    loaded = len(table.game.round.pile)
+    loaded = len(table.game.pile)
     outcomes = dict(table.chance_outcomes())
     web = table.spec.launcher_profile.probabilities  # type: ignore[union-attr]
     assert loaded > len(web)
     assert outcomes == pytest.approx({k: p for k, p in enumerate(web) if p > 0})
-    pile = table.game.round.pile
+    pile = table.game.pile
     for _ in range(loaded - 3):
         pile.pop()
     profile = table.spec.launcher_profile
@@ -187,7 +187,7 @@ def _reference_tensor(table: Table, seat: int, private: bool) -> np.ndarray:
     from game.core.cards import COLORS
     from game.core.moves import Decision
 
-    state, n = table.game.round, table.players
+    state, n = table.game, table.players  # the game's round fields
     cards = table.actions.cards
     faces, index = len(cards), table.actions.card_index
     size = table.spec.information_state_size

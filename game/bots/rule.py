@@ -262,14 +262,13 @@ class RuleBot(Bot):
         seat that is not the decider, get the observation.
         """
         moves = game.legal_moves()
-        state = game.round  # ``game.decider`` and the rest, read without their properties
-        if seat != state.decider:
+        if seat != game.decider:
             return self.decide(observe(game, seat, history=False))
         if len(moves) == 1:  # a sixth of a game's decisions: nothing to decide
             return moves[0]
         if type(self).decide is not RuleBot.decide:
             return self.decide(observe(game, seat, history=False))
-        return self._decide(game, seat, state.hands[seat], moves, state.pending, game.ruleset)
+        return self._decide(game, seat, game.hands[seat], moves, game.pending, game.ruleset)
 
     def decide(self, view: Observation) -> Move:
         moves = view.moves

@@ -5,7 +5,7 @@
 >>> move = game.legal_moves()[0]
 >>> game.play(move)
 
-The engine is a pure state machine: it holds no device, does no I/O and starts
+The engine is a pure self machine: it holds no device, does no I/O and starts
 no thread (python-chess's ``Board`` never holds an engine). Every hit is a
 launcher press, and every press is a chance node (OpenSpiel's): the game stops
 with :meth:`Game.is_chance_node` true, :attr:`Game.press_due` saying who presses,
@@ -27,9 +27,10 @@ catching a player who did not, jumping in — are in :meth:`Game.table_moves`
 (each carries the acting seat in ``by``). :meth:`Game.play` accepts both and
 raises :class:`~game.core.errors.IllegalMove` naming the broken rule, changing nothing.
 
-The round's state is one :class:`~game.core.round.RoundState` (:attr:`Game.round`);
+The round's fields are plain attributes of the game, declared by
+:class:`~game.core.round.RoundState`;
 what is legal is :mod:`game.core.legal`, the deal and the scoring :mod:`game.core.table`,
-the decisions :mod:`game.core.turns`: plain functions over that state, typed against
+the decisions :mod:`game.core.turns`: plain functions over that self, typed against
 the :class:`~game.core.steps.EngineSteps` protocol, so they import nothing above them.
 """
 
@@ -53,7 +54,7 @@ from game.core.eventlog import (
     fields_event,
     play_event,
 )
-from game.core.history import History
+from game.core.history import History, Snapshot
 from game.core.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRules
 from game.core.moves import (
     NEXT_ROUND,
@@ -66,7 +67,7 @@ from game.core.moves import (
     UnoMove,
     fired,
 )
-from game.core.round import PressDue, RoundState, round_field
+from game.core.round import ROUND_FIELDS, PressDue, RoundState
 from game.core.rulesets import Ruleset, Step, ruleset_for
 
 _NO_KINDS: frozenset[Any] = frozenset()
@@ -84,7 +85,7 @@ def _pile_odds(ruleset: Ruleset) -> tuple[float, ...] | None:
     return (0.0, 1.0) if ruleset.draws_from_pile else None
 
 
-class Game(History):
+class Game(History, RoundState):
     """One game of any ruleset, from the deal to the winner. Create it with :meth:`new`.
 
     Drive it with :meth:`play`; the methods documented as *engine steps*
@@ -92,26 +93,8 @@ class Game(History):
     effects, for :mod:`game.core.turns` and :mod:`game.core.table`: they skip the legality check.
     """
 
-    # The round's public state, kept in :attr:`round` (game.core.round.RoundState).
-    hands: list[list[Card]] = round_field("hands")
-    discard: list[Card] = round_field("discard")
-    pile: deque[Card] = round_field("pile")
-    active_color: Color | None = round_field("active_color")
-    direction: int = round_field("direction")
-    dealer: int = round_field("dealer")
-    current: int = round_field("current")
-    decider: int = round_field("decider")
-    pending: Decision = round_field("pending")
-    turns: int = round_field("turns")
-    round_winner: int | None = round_field("round_winner")
-    queue: deque[Step] = round_field("queue")
-    actor: int = round_field("actor")
-    card: Card | None = round_field("card")
-    context: str = round_field("context")
-    pos: int = round_field("pos")
-    target: int | None = round_field("target")
-    first_phase: bool = round_field("first_phase")
-    stack: int = round_field("stack")
+    # The round's fields (RoundState) in slots: the fastest reads and writes (game.core.round).
+    __slots__ = ROUND_FIELDS
 
     def __init__(
         self,
@@ -144,7 +127,7 @@ class Game(History):
             tuple(press_odds) if press_odds is not None else _pile_odds(ruleset)
         )
         self.pile_generation = 0
-        self._stack_of_states: list[dict[str, Any]] = []
+        self._stack_of_states: list[Snapshot] = []
         #: The moves made with :meth:`push` that :meth:`pop` can undo, oldest first.
         self.move_stack: list[Move] = []
         self.seed = seed
@@ -162,8 +145,6 @@ class Game(History):
         self.round_number = 0
         self.total_turns = 0
         self.winner: int | None = None
-        #: Everything the next deal resets (game.core.round.RoundState), set by the first deal.
-        self.round: RoundState
         table.start_game(self)
 
     @classmethod
@@ -201,12 +182,12 @@ class Game(History):
     @property
     def press_due(self) -> PressDue | None:
         """The pending chance node (who presses, how many times, why), or None."""
-        return self.round.due if self.round.pending is _PRESS else None
+        return self.due if self.pending is _PRESS else None
 
     # -- chance nodes (OpenSpiel's explicit and sampled chance) ---------------------
     def is_chance_node(self) -> bool:
         """Is the game waiting for a launcher press's outcome (a ``fired:N`` move)?"""
-        return self.round.pending is _PRESS
+        return self.pending is _PRESS
 
     def chance_outcomes(self) -> list[tuple[Move, float]]:
         """The distribution of the pending press's outcome: ``(fired:N, probability)`` pairs.
@@ -218,12 +199,12 @@ class Game(History):
         the outcome itself (from a launcher, or a model of one) and feeds it.
         Raises GameError away from a chance node.
         """
-        if self.round.pending is not _PRESS:
+        if self.pending is not _PRESS:
             raise GameError("chance_outcomes: the game is not at a chance node")
         odds = self.press_odds
         if not odds:
             return []
-        cap = len(self.round.pile)
+        cap = len(self.pile)
         mass: dict[int, float] = {}
         for count, probability in enumerate(odds):
             if probability > 0:
@@ -231,7 +212,7 @@ class Game(History):
                 mass[capped] = mass.get(capped, 0.0) + probability
         return [(fired(count), mass[count]) for count in sorted(mass)]
 
-    # -- state queries ------------------------------------------------------------
+    # -- self queries ------------------------------------------------------------
     @property
     def top_card(self) -> Card:
         return self.discard[-1]
@@ -243,39 +224,38 @@ class Game(History):
     @property
     def hand_sizes(self) -> list[int]:
         """Cards in each seat's hand (``map``: a fifth cheaper than a comprehension)."""
-        return list(map(len, self.round.hands))
+        return list(map(len, self.hands))
 
     def hand_size(self, seat: int) -> int:
         """Cards in ``seat``'s hand: :attr:`hand_sizes` for one seat, without the list."""
-        return len(self.round.hands[seat])
+        return len(self.hands[seat])
 
     def is_round_over(self) -> bool:
         # two identity tests, not ``in`` a tuple: that compares a StrEnum member with ==,
         # a string comparison per member (asked before every move of a game loop)
-        pending = self.round.pending
+        pending = self.pending
         return pending is _ROUND_OVER or pending is _GAME_OVER
 
     def is_game_over(self) -> bool:
-        return self.round.pending is _GAME_OVER
+        return self.pending is _GAME_OVER
 
     @property
     def stacked(self) -> int:
         """Presses waiting on the stack (Mega Hit stacking, draw stacking, a pending challenge)."""
-        return self.round.stack
+        return self.stack
 
     @property
     def uno_pending(self) -> int | None:
         """The seat that is down to one card and has not called UNO yet (it can still be caught)."""
-        state = self.round
-        seat = state.uno_open
-        if seat is not None and not state.uno_called and len(state.hands[seat]) == 1:
+        seat = self.uno_open
+        if seat is not None and not self.uno_called and len(self.hands[seat]) == 1:
             return seat
         return None
 
     @property
     def drawn_card(self) -> Card | None:
         """The card a DRAWN decision is about."""
-        return self.round.drawn
+        return self.drawn
 
     def left_seat(self, seat: int) -> int:
         """The next seat still in play clockwise (deal order), whatever the direction of play."""
@@ -316,41 +296,39 @@ class Game(History):
     # -- legal moves ----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
         """The moves :attr:`decider` may make now (empty when the round or game is over)."""
-        state = self.round
-        moves = state.legal
+        moves = self.legal
         if moves is None:
-            if state.pending is _TURN:  # the hot case, without compute_legal's call
-                moves = state.legal = legal.turn_moves(self.rules, state)
+            if self.pending is _TURN:  # the hot case, without compute_legal's call
+                moves = self.legal = legal.turn_moves(self.rules, self)
             else:
-                moves = state.legal = self.compute_legal()
+                moves = self.legal = self.compute_legal()
         return list(moves)
 
     def compute_legal(self) -> list[Move]:
         """Engine step: the decider's legal moves, computed afresh (:meth:`legal_moves` caches)."""
-        state = self.round
-        pending = state.pending
+        pending = self.pending
         if pending is _TURN:  # the hot case: no seats or stack kinds needed
-            return legal.turn_moves(self.rules, state)
+            return legal.turn_moves(self.rules, self)
         if pending in _PLAIN:  # nor here
-            return legal.legal_moves(self.rules, state, (), _NO_KINDS)
+            return legal.legal_moves(self.rules, self, (), _NO_KINDS)
         stackable = self.ruleset.stack_kinds if self.can_stack() else _NO_KINDS
-        return legal.legal_moves(self.rules, state, self.seats_in_play, stackable)
+        return legal.legal_moves(self.rules, self, self.seats_in_play, stackable)
 
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
-        if self.round.uno_open is None and not self.rules.jump_in:  # the common case, asked
+        if self.uno_open is None and not self.rules.jump_in:  # the common case, asked
             return []  # after every move of a bot table: nobody down to one card, no jump-ins
         uno_pending = self.uno_pending
         if uno_pending is None and not self.rules.jump_in:  # no list of seats either
             return []
-        return legal.table_moves(self.rules, self.round, self.seats_in_play, uno_pending)
+        return legal.table_moves(self.rules, self, self.seats_in_play, uno_pending)
 
     def seat_of(self, move: Move) -> int | None:
         """Which seat makes ``move`` (the decider for ordinary moves)."""
         if move.by is not None:
             return move.by
         if isinstance(move, UnoMove):
-            return self.round.uno_open
+            return self.uno_open
         if isinstance(move, PenalizeMove):
             return move.seat
         return self.decider
@@ -358,17 +336,16 @@ class Game(History):
     # -- making moves -------------------------------------------------------------
     def play(self, move: Move | str) -> None:
         """Make ``move`` (a Move or its notation); raises IllegalMove, changing nothing."""
-        state = self.round
-        pending = state.pending
+        pending = self.pending
         if pending is _PRESS:
             # play_chance's common case (a FiredMove's count is a whole number >= 0)
-            if type(move) is FiredMove and move.count <= len(state.pile):
-                state.legal = None
+            if type(move) is FiredMove and move.count <= len(self.pile):
+                self.legal = None
                 flow.on_fired(self, move.count)
             else:
                 self.play_chance(Move.parse(move) if isinstance(move, str) else move)
             return
-        offered = state.legal
+        offered = self.legal
         # the hot path: one of the move objects legal_moves() handed out, found by identity in
         # C (ids of live objects are unique; a move's == is Python-level dataclass code)
         if offered is not None and id(move) in map(id, offered):
@@ -377,11 +354,11 @@ class Game(History):
             checked = flow.checked(self, move)
             if checked is None:  # an out-of-turn move, made
                 return
-            made, pending = checked, state.pending
-        state.legal = None
-        seat = state.decider
-        if state.uno_open is not None and seat != state.uno_open:
-            state.uno_open = None
+            made, pending = checked, self.pending
+        self.legal = None
+        seat = self.decider
+        if self.uno_open is not None and seat != self.uno_open:
+            self.uno_open = None
         if pending is _TURN and type(made) is PlayMove:  # turns.on_turn, inlined
             self.play_card(seat, made.card, "turn")
         elif pending is _TURN and type(made) is DrawMove:
@@ -391,8 +368,7 @@ class Game(History):
 
     def play_chance(self, move: Move) -> None:
         """Engine step: feed one press's outcome (the game is at a chance node)."""
-        state = self.round
-        due, held = state.due, len(state.pile)
+        due, held = self.due, len(self.pile)
         if not isinstance(move, FiredMove):
             raise IllegalMove(
                 f"the game waits for a launcher press by P{self.decider} "
@@ -404,16 +380,17 @@ class Game(History):
                 f"fired:{count!r} is not a press's outcome: a press shoots a whole number of "
                 f"cards from 0 to the {held} the launcher holds"
             )
-        state.legal = None
+        self.legal = None
         flow.on_fired(self, count)
 
     # -- the turn machinery ----------------------------------------------------------
     def play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
         """Engine step (game.turns): move ``card`` from the hand to the pile and resolve it."""
-        state = self.round
-        hand = state.hands[seat]
+        hand = self.hands[seat]
         if card in self.rules.challengeable:
-            state.guilty = legal.would_be_guilty(self.rules, state, seat, card)
+            self.guilty = legal.would_be_guilty(
+                self.rules, hand, card, self.discard[-1], self.active_color
+            )
         # hand.remove(card), by identity (cards are interned): list.remove's == goes through
         # the Python-level comparison slot that Card.__lt__ gives the class, about 1,000
         # instructions per card passed over (docs/performance.md, "A data-oriented core")
@@ -421,35 +398,34 @@ class Game(History):
         while hand[i] is not card:
             i += 1
         del hand[i]
-        state.discard.append(card)
-        state.active_color = card.color
+        self.discard.append(card)
+        self.active_color = card.color
         self.event_log.add((play_event, seat, card, context))
-        state.actor, state.card, state.context = seat, card, context
+        self.actor, self.card, self.context = seat, card, context
         if not keep_pos:
-            state.pos = seat
-        state.target = None
+            self.pos = seat
+        self.target = None
         if len(hand) < 2:
             self.hand_shrank(seat)
         steps = self.rules.steps_for[card]
         if steps:
-            state.queue = deque(steps)
+            self.queue = deque(steps)
             self.run_effects()
         else:
-            state.queue.clear()
+            self.queue.clear()
             self.after_effects()
 
     def hand_shrank(self, seat: int) -> None:
         """Engine step: note a seat that went out or is down to one card (UNO)."""
-        state = self.round
-        size = len(state.hands[seat])
+        size = len(self.hands[seat])
         if size == 0:
-            state.out = seat
-        elif size == 1 and state.uno_open != seat:
-            state.uno_open, state.uno_called = seat, False
+            self.out = seat
+        elif size == 1 and self.uno_open != seat:
+            self.uno_open, self.uno_called = seat, False
 
     def run_effects(self) -> None:
         """Engine step: run the effect blocks left in the queue, until one asks or presses."""
-        queue = self.round.queue
+        queue = self.queue
         while queue:
             step = queue.popleft()
             if RUNNERS[step.name](self, step):
@@ -458,31 +434,29 @@ class Game(History):
 
     def after_effects(self) -> None:
         """Engine step: the card is resolved; end the round or begin the next turn."""
-        state = self.round
-        state.first_phase = False
-        if state.out is not None:
-            table.end_round(self, state.out)
+        self.first_phase = False
+        if self.out is not None:
+            table.end_round(self, self.out)
             return
-        seat = (state.pos + state.direction) % self.num_players  # next_seat, inlined
-        if self.eliminated[seat] or state.turns >= self.rules.turn_cap:
-            self.begin_turn(self.next_seat(state.pos))
+        seat = (self.pos + self.direction) % self.num_players  # next_seat, inlined
+        if self.eliminated[seat] or self.turns >= self.rules.turn_cap:
+            self.begin_turn(self.next_seat(self.pos))
             return
-        state.current = state.decider = seat  # begin_turn, inlined: the path of every turn
-        state.pending = _TURN
-        state.legal = None
-        state.turns += 1
+        self.current = self.decider = seat  # begin_turn, inlined: the path of every turn
+        self.pending = _TURN
+        self.legal = None
+        self.turns += 1
         self.total_turns += 1
 
     def begin_turn(self, seat: int) -> None:
         """Engine step: ``seat``'s turn begins (or the round ends at ``round_turn_limit``)."""
-        state = self.round
-        if state.turns >= self.rules.turn_cap:  # round_turn_limit turns were played: no more
+        if self.turns >= self.rules.turn_cap:  # round_turn_limit turns were played: no more
             table.end_round(self, None)
             return
-        state.current = state.decider = seat
-        state.pending = _TURN
-        state.legal = None
-        state.turns += 1
+        self.current = self.decider = seat
+        self.pending = _TURN
+        self.legal = None
+        self.turns += 1
         self.total_turns += 1
 
     # -- the table between turns (game.core.table) ------------------------------------------
@@ -498,7 +472,7 @@ class Game(History):
 
     def deal_next_round(self) -> None:
         """Engine step (the ``next-round`` move): collect every card and deal again."""
-        cards = table.collect(self.round, len(self.ruleset.deck))
+        cards = table.collect(self, len(self.ruleset.deck))
         table.deal(self, cards, self.left_seat(self.dealer))
 
     def set_position(
@@ -528,23 +502,21 @@ class Game(History):
 
     def next_seat(self, seat: int) -> int:
         """The next seat in play in the direction of play."""
-        n, d = self.num_players, self.round.direction
+        n, d = self.num_players, self.direction
         seat = (seat + d) % n
         while self.eliminated[seat]:
             seat = (seat + d) % n
         return seat
 
     def actor_out(self) -> bool:
-        state = self.round
-        return state.out is not None and state.out == state.actor
+        return self.out is not None and self.out == self.actor
 
     def can_stack(self) -> bool:
-        state = self.round
-        card = state.card
+        card = self.card
         return (
             self.rules.stacking
-            and not state.first_phase
-            and state.out is None
+            and not self.first_phase
+            and self.out is None
             and card is not None
             and card.kind in self.ruleset.stack_kinds
         )
@@ -552,16 +524,15 @@ class Game(History):
     def may_stack(self, seat: int) -> bool:
         """Offer a stack only to a seat holding a stack card."""
         kinds = self.ruleset.stack_kinds
-        return any(c.kind in kinds for c in self.round.hands[seat])
+        return any(c.kind in kinds for c in self.hands[seat])
 
     def may_play_again(self, seat: int) -> bool:
-        return bool(legal.playable_cards(self.rules, self.round, seat))
+        return bool(legal.playable_cards(self.rules, self, seat))
 
     def ask(self, decision: Decision, seat: int) -> bool:
         """Stop for ``seat``'s decision; the log says which moves were offered."""
-        state = self.round
-        state.pending, state.decider = decision, seat
-        state.legal = moves = self.compute_legal()
+        self.pending, self.decider = decision, seat
+        self.legal = moves = self.compute_legal()
         self.event_log.add((decision_event, seat, decision, tuple(moves)))  # notation when read
         return True
 
@@ -576,15 +547,14 @@ class Game(History):
         """
         if presses <= 0:
             return False
-        state = self.round
         if then == "resume":
-            state.resume_to = (state.pending, state.decider)
-        state.due = PressDue(seat, presses, reason, until)
-        state.then = then
-        if not state.pile:
+            self.resume_to = (self.pending, self.decider)
+        self.due = PressDue(seat, presses, reason, until)
+        self.then = then
+        if not self.pile:
             flow.maybe_reload(self)
-        state.pending, state.decider = _PRESS, seat
-        state.legal = None
+        self.pending, self.decider = _PRESS, seat
+        self.legal = None
         return True
 
     def emit(self, kind: str, **fields: Any) -> None:
@@ -620,16 +590,14 @@ class Game(History):
         self.event_log.on_event = callback
 
     def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool:
-        state = self.round
-        state.stack, state.stack_reason, state.stack_skips = total, reason, skips
+        self.stack, self.stack_reason, self.stack_skips = total, reason, skips
         return self.ask(_STACK, victim)
 
     def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
-        state = self.round
         n = step.number("n", 4)
-        state.stack += n
-        state.stack_reason, state.stack_skips = step.get("reason") or f"draw{n}", True
-        state.challenge = (
+        self.stack += n
+        self.stack_reason, self.stack_skips = step.get("reason") or f"draw{n}", True
+        self.challenge_presses = (
             (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
         )
         return self.ask(_CHALLENGE if can_challenge else _STACK, victim)
@@ -639,9 +607,9 @@ class Game(History):
         flow.discard_color(self)
 
     def trade(self, seat: int, other: int) -> None:
-        hands = self.round.hands
+        hands = self.hands
         hands[seat], hands[other] = hands[other], hands[seat]
-        self.round.uno_open = None
+        self.uno_open = None
 
     def rotate(self) -> None:
         """7-0's zero: every hand in play moves one seat in the direction of play."""

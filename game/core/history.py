@@ -1,6 +1,6 @@
 """The python-chess-style part of a :class:`~game.core.engine.Game`: copy, push/pop, outcome, views.
 
-A mixin: every method reads or snapshots the game's state (its round state, events, scores,
+A mixin: every method reads or snapshots the game's state (its round fields, events, scores,
 chance source) and none of it is on the engine's hot path, so it lives apart from
 :mod:`game.core.engine`. The game holds no device, so none of these can press a launcher:
 a pushed move that reaches a press stops at the chance node (feed ``fired:N`` or pop).
@@ -13,6 +13,7 @@ from typing import TYPE_CHECKING, Any
 
 from game.core.moves import Move
 from game.core.observe import Observation, Outcome, Termination, copied_seat_logs, observe
+from game.core.round import copy_round_fields, round_fields, set_round_fields
 
 if TYPE_CHECKING:
     import random
@@ -20,15 +21,17 @@ if TYPE_CHECKING:
 
     from game.core.chance import Chance
     from game.core.eventlog import EventLog
-    from game.core.round import RoundState
     from game.core.rulesets import Ruleset
+
+
+#: A game's fields at one moment: its own (``__dict__``) and its round's (game.core.round).
+Snapshot = tuple[dict[str, Any], dict[str, Any]]
 
 
 class History:
     """Copies, undo and views of a game (python-chess's ``copy``, ``push``/``pop``, ``outcome``)."""
 
     if TYPE_CHECKING:  # provided by Game
-        round: RoundState
         event_log: EventLog
         scores: list[int]
         eliminated: list[bool]
@@ -37,7 +40,7 @@ class History:
         ruleset: Ruleset
         on_event: Any
         move_stack: list[Move]
-        _stack_of_states: list[dict[str, Any]]
+        _stack_of_states: list[Snapshot]
         _chance: Chance
 
         def play(self, move: Move | str) -> None: ...
@@ -49,12 +52,12 @@ class History:
         pushed moves (a search's copy: cheaper, and :meth:`pop` cannot go behind it).
         """
         new = object.__new__(type(self))
-        state = self._state()
+        own, round_now = self._state()
         if stack:
-            state["_stack_of_states"] = [_copied(snapshot) for snapshot in self._stack_of_states]
+            own["_stack_of_states"] = [_copied(snapshot) for snapshot in self._stack_of_states]
         else:
-            state["_stack_of_states"], state["move_stack"] = [], []
-        new.__dict__.update(state)
+            own["_stack_of_states"], own["move_stack"] = [], []
+        new._restore((own, round_now))
         new.on_event = None
         return new
 
@@ -73,7 +76,7 @@ class History:
         snapshot = self._stack_of_states.pop()
         move = self.move_stack.pop()
         states, moves = self._stack_of_states, self.move_stack
-        self.__dict__.update(snapshot)
+        self._restore(snapshot)
         self._stack_of_states, self.move_stack = states, moves
         return move
 
@@ -83,9 +86,15 @@ class History:
             raise IndexError("peek at a game with no pushed moves")
         return self.move_stack[-1]
 
-    def _state(self) -> dict[str, Any]:
+    def _state(self) -> Snapshot:
         """A snapshot of every mutable part of the game (shallow where values are immutable)."""
-        return _copied(self.__dict__)
+        return _copied((self.__dict__, round_fields(self)))  # type: ignore[arg-type]  # a Game
+
+    def _restore(self, snapshot: Snapshot) -> None:
+        """Take the fields of a snapshot (:meth:`_state`), as they are."""
+        own, round_then = snapshot
+        self.__dict__.update(own)
+        set_round_fields(self, round_then)  # type: ignore[arg-type]  # self is a Game
 
     def outcome(self) -> Outcome | None:
         """How the game ended, or None while it is on."""
@@ -116,10 +125,12 @@ class History:
         return resample_from_infostate(self, seat, rng)  # type: ignore[arg-type,return-value]
 
 
-def _copied(fields: dict[str, Any]) -> dict[str, Any]:
+def _copied(snapshot: Snapshot) -> Snapshot:
     """A game's fields (or a snapshot of them) sharing no mutable part with the original."""
+    fields, round_then = snapshot
+    round_copy = dict(round_then)
+    copy_round_fields(round_copy)
     state = dict(fields)
-    state["round"] = fields["round"].copy()
     state["event_log"] = fields["event_log"].copy()
     state["scores"] = list(fields["scores"])
     state["eliminated"] = list(fields["eliminated"])
@@ -127,4 +138,4 @@ def _copied(fields: dict[str, Any]) -> dict[str, Any]:
     state["move_stack"] = list(fields["move_stack"])
     state["_chance"] = copy.deepcopy(fields["_chance"])
     state["_seat_logs"] = copied_seat_logs(fields.get("_seat_logs", {}))
-    return state
+    return state, round_copy

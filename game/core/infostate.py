@@ -79,16 +79,15 @@ class InfoStateSampler:
         base._stack_of_states = []
         base._chance = QuickCopyRandom(0)
         base.seed = None
-        state = base.round
-        state.hands[seat] = sorted(state.hands[seat], key=_card_order)  # no internal order
+        base.hands[seat] = sorted(base.hands[seat], key=_card_order)  # no internal order
         for s in others:
-            state.hands[s] = []
-        state.pile = deque()
-        state.legal = None
+            base.hands[s] = []
+        base.pile = deque()
+        base.legal = None
         self.base = base
         self.known = _consistent(self._known_cards(game), self.sizes, others)
         self.unseen = self._unseen(game)
-        self.drawer = state.decider if state.drawn is not None else state.drawer
+        self.drawer = base.decider if base.drawn is not None else base.drawer
 
     def _known_cards(self, game: Game) -> list[Counter[Card]]:
         codes = known_cards(self.history, self.seat, game.num_players)
@@ -98,8 +97,8 @@ class InfoStateSampler:
     def _unseen(self, game: Game) -> list[Card]:
         """Cards the seat has not seen and knows no place for, in a canonical order."""
         pool = Counter(game.ruleset.deck)
-        pool -= Counter(self.base.round.hands[self.seat])
-        pool -= Counter(self.base.round.discard)
+        pool -= Counter(self.base.hands[self.seat])
+        pool -= Counter(self.base.discard)
         for hand in self.known:
             pool -= hand
         return sorted(pool.elements(), key=_card_order)
@@ -117,7 +116,6 @@ class InfoStateSampler:
             world.events = list(self.history)
         hidden = list(self.unseen)
         rng.shuffle(hidden)
-        state = world.round
         order = self.others
         if prefer is not None:
             order = sorted(order, key=lambda s: -len(prefer[s].lacks))
@@ -125,24 +123,24 @@ class InfoStateSampler:
             known = sorted(self.known[s].elements(), key=_card_order)
             fresh = self.sizes[s] - len(known)
             belief = prefer[s] if prefer is not None else None
-            state.hands[s] = known + _deal(hidden, fresh, belief)
-        state.pile = deque(hidden)
+            world.hands[s] = known + _deal(hidden, fresh, belief)
+        world.pile = deque(hidden)
         world._chance = QuickCopyRandom(rng.getrandbits(64))
         self._hidden_flags(world)
         return world
 
     def _hidden_flags(self, world: Game) -> None:
         """The secrets tied to the hidden cards, made to fit the sampled ones."""
-        state, seat = world.round, self.seat
-        if self.drawer != seat and state.hands[self.drawer]:
-            hand = state.hands[self.drawer]
-            if state.drawn is not None:
-                state.drawn = hand[-1]
-            if state.last_volley:
-                state.last_volley = tuple(hand[-len(state.last_volley) :])
-        card = state.card
-        if card is not None and card in world.rules.challengeable and state.actor != seat:
-            state.guilty = _sampled_guilt(world, card, self.history)
+        seat = self.seat
+        if self.drawer != seat and world.hands[self.drawer]:
+            hand = world.hands[self.drawer]
+            if world.drawn is not None:
+                world.drawn = hand[-1]
+            if world.last_volley:
+                world.last_volley = tuple(hand[-len(world.last_volley) :])
+        card = world.card
+        if card is not None and card in world.rules.challengeable and world.actor != seat:
+            world.guilty = _sampled_guilt(world, card, self.history)
 
 
 def _deal(hidden: list[Card], size: int, belief: HandPreference | None) -> list[Card]:
@@ -262,13 +260,10 @@ def _next_in(seats: Sequence[int], seat: int, direction: int) -> int:
 
 def _sampled_guilt(world: Game, card: Card, history: Sequence[Event]) -> bool:
     """Would the sampled accused hand have made the challengeable wild on top illegal?"""
-    state = world.round
-    probe = state.copy()
-    probe.hands[state.actor] = [*probe.hands[state.actor], card]
-    if len(probe.discard) > 1:
-        probe.discard = probe.discard[:-1]
-    probe.active_color = _colour_before_last_play(history)
-    return would_be_guilty(world.rules, probe, state.actor, card)
+    hand = [*world.hands[world.actor], card]  # the accused's hand before the play
+    discard = world.discard
+    top = discard[-2] if len(discard) > 1 else discard[-1]
+    return would_be_guilty(world.rules, hand, card, top, _colour_before_last_play(history))
 
 
 def _colour_before_last_play(history: Sequence[Event]) -> Color | None:

@@ -1,7 +1,8 @@
 """What may be played now: the legal moves of a :class:`~game.core.engine.Game`, as plain functions.
 
 :class:`CompiledRules` reads the options the hot paths need once per game;
-the functions below read a :class:`~game.core.round.RoundState` and change nothing.
+the functions below read a game's round fields (:class:`~game.core.round.RoundState`) and
+change nothing.
 """
 
 from __future__ import annotations
@@ -147,15 +148,18 @@ def matching(rules: CompiledRules, state: RoundState) -> Mapping[Card, PlayMove]
     return rules.plays[state.discard[-1]][state.active_color]
 
 
-def would_be_guilty(rules: CompiledRules, state: RoundState, seat: int, card: Card) -> bool:
-    """Was playing this challengeable wild against the rules (rules.md 3.2, 4.2)?"""
+def would_be_guilty(
+    rules: CompiledRules, hand: Sequence[Card], card: Card, top: Card, active: Color | None
+) -> bool:
+    """Was playing this challengeable wild from ``hand`` on ``top`` (``active`` the colour
+    then) against the rules (rules.md 3.2, 4.2)?"""
     step = rules.challenge_steps[card.kind]
     assert step is not None
-    others = list(state.hands[seat])
+    others = list(hand)
     others.remove(card)
     if step.get("test", "color") == "color":
-        return any(c.color is state.active_color and c.color is not None for c in others)
-    match = matching(rules, state)
+        return any(c.color is active and c.color is not None for c in others)
+    match = rules.plays[top][active]
     return any(c is not card and c in match for c in others)
 
 
@@ -168,7 +172,9 @@ def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[C
         seen.pop(hand[0], None)
     if not rules.bluff:
         for card in list(seen):
-            if rules.challenge_steps.get(card.kind) and would_be_guilty(rules, state, seat, card):
+            if rules.challenge_steps.get(card.kind) and would_be_guilty(
+                rules, hand, card, state.discard[-1], state.active_color
+            ):
                 del seen[card]
     return list(seen)
 

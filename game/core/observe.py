@@ -351,26 +351,25 @@ def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
     ``history=False`` leaves the history out (:attr:`Observation.history` then raises):
     a bot that never reads it does not pay for redacting the log.
     """
-    state = game.round  # its fields read directly: an observation is made at every decision
-    pending, decider, hands = state.pending, state.decider, state.hands
+    pending, decider, hands = game.pending, game.decider, game.hands
     mine = seat == decider and pending is not _PRESS
     return Observation(
         seat,
         display_order(hands[seat]),
         tuple(map(len, hands)),
-        state.discard[-1],
-        state.active_color,
-        state.direction,
+        game.discard[-1],
+        game.active_color,
+        game.direction,
         pending,
         decider,
         canonical(_offer(game)) if mine else (),
         tuple(game.scores),
-        len(state.pile),
+        len(game.pile),
         _in_play(game.eliminated),
-        state.actor,
-        state.stack,
-        game.uno_pending if state.uno_open is not None else None,
-        state.drawn if mine and pending is _DRAWN else None,
+        game.actor,
+        game.stack,
+        game.uno_pending if game.uno_open is not None else None,
+        game.drawn if mine and pending is _DRAWN else None,
         game.round_number,
         game.total_turns,
         game.ruleset,
@@ -381,7 +380,7 @@ def observe(game: Engine, seat: int, *, history: bool = True) -> Observation:
 
 def _offer(game: Engine) -> list[Move]:
     """The decider's legal moves: the engine's cached list when there is one (only read here)."""
-    offered = game.round.legal
+    offered = game.legal
     return offered if offered is not None else game.legal_moves()
 
 

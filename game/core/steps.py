@@ -12,23 +12,24 @@ from __future__ import annotations
 from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, Protocol
 
-if TYPE_CHECKING:
-    from collections import deque
+from game.core.round import RoundState
 
-    from game.core.cards import Card, Color
+if TYPE_CHECKING:
+    from game.core.cards import Card
     from game.core.chance import Chance
     from game.core.eventlog import EventLog
     from game.core.legal import CompiledRules
     from game.core.moves import Decision, Move
-    from game.core.round import RoundState
     from game.core.rulesets import Ruleset
 
 
-class Engine(Protocol):
-    """A game's state and its engine steps (moves' effects that skip the legality check)."""
+class Engine(RoundState, Protocol):
+    """A game's state and its engine steps (moves' effects that skip the legality check).
+
+    The round's fields (``hands``, ``pending``...) are :class:`~game.core.round.RoundState`'s.
+    """
 
     # -- what lasts the whole game -------------------------------------------------------
-    round: RoundState
     rules: CompiledRules
     ruleset: Ruleset
     names: list[str]
@@ -45,17 +46,6 @@ class Engine(Protocol):
     events: list[dict[str, Any]]
     on_event: Callable[[dict[str, Any]], None] | None
 
-    # -- the round's state (``game.hands`` is ``game.round.hands``) -------------------------
-    hands: list[list[Card]]
-    discard: list[Card]
-    pile: deque[Card]
-    active_color: Color | None
-    direction: int
-    dealer: int
-    decider: int
-    pending: Decision
-    pos: int
-    actor: int
     total_turns: int
 
     @property

@@ -20,12 +20,12 @@ from game.core.cards import Card, Kind
 from game.core.chance import shuffle
 from game.core.errors import GameError
 from game.core.moves import Decision
-from game.core.round import RoundState
 from game.core.turns import set_pile
 
 if TYPE_CHECKING:
     from game.core.cards import Color
     from game.core.chance import Chance
+    from game.core.round import RoundState
     from game.core.rulesets import Ruleset
     from game.core.steps import Engine
 
@@ -172,22 +172,22 @@ def start_game(game: Engine) -> None:
 
 def deal(game: Engine, cards: list[Card], dealer: int) -> None:
     """A new round: shuffle ``cards``, deal from the dealer's left, turn and resolve a card."""
-    state = game.round = RoundState.fresh(game.num_players, dealer)
+    game.reset_round(game.num_players, dealer)
     game.round_number += 1
     shuffle(game.chance, cards)
     order = [game.left_seat(dealer)]
     while len(order) < game.players_in:
         order.append(game.left_seat(order[-1]))
-    deal_hands(state, cards, order, game.ruleset.hand_size)
+    deal_hands(game, cards, order, game.ruleset.hand_size)
     starter, returned = turn_starter(cards, game.ruleset, game.chance)
-    state.discard = [starter]
-    state.active_color = starter.color
+    game.discard = [starter]
+    game.active_color = starter.color
     set_pile(game, cards)
     emit_deal(game, starter, returned, cards)
-    state.actor = state.pos = dealer
-    state.card = starter
-    state.first_phase = True
-    state.queue = deque(game.ruleset.first_card.get(starter.kind, ()))
+    game.actor = game.pos = dealer
+    game.card = starter
+    game.first_phase = True
+    game.queue = deque(game.ruleset.first_card.get(starter.kind, ()))
     game.run_effects()
 
 
@@ -201,11 +201,11 @@ def set_position(
 ) -> None:
     """:meth:`Game.set_position` without the turn: the table as given, the rest loaded."""
     pool = check_position(game.ruleset, game.num_players, hands, top, bottom, direction)
-    state = game.round = RoundState.fresh(game.num_players, game.dealer)
-    state.direction = direction
-    state.hands = [list(hand) for hand in hands]
-    state.discard = [top]
-    state.active_color = color if color is not None else top.color
+    game.reset_round(game.num_players, game.dealer)
+    game.direction = direction
+    game.hands = [list(hand) for hand in hands]
+    game.discard = [top]
+    game.active_color = color if color is not None else top.color
     loaded = [*bottom, *pool]
     set_pile(game, loaded)
     emit_deal(game, top, [], loaded, position=True)
@@ -258,11 +258,11 @@ def deal_event(
 
 def end_round(game: Engine, winner: int | None) -> None:
     """Score the round, knock out (challenge game), and end the game if someone won it."""
-    rules, state, scores = game.ruleset, game.round, game.scores
-    held, gained = round_points(rules, state.hands, winner)
+    rules, scores = game.ruleset, game.scores
+    held, gained = round_points(rules, game.hands, winner)
     for seat, points in enumerate(gained):
         scores[seat] += points
-    state.round_winner = winner
+    game.round_winner = winner
     head_to_head = game.players_in == 2
     knocked = knocked_out(rules, scores, game.seats_in_play)
     for seat in knocked:
@@ -277,16 +277,16 @@ def end_round(game: Engine, winner: int | None) -> None:
         held=held,
         gained=gained,
         scores=list(scores),
-        hands=[[c.code for c in hand] for hand in state.hands],
-        turns=state.turns,
+        hands=[[c.code for c in hand] for hand in game.hands],
+        turns=game.turns,
         eliminated=knocked,
     )
-    state.legal = None
-    state.decider = -1
+    game.legal = None
+    game.decider = -1
     champion = game_winner(rules, scores, game.seats_in_play, winner, head_to_head)
     if champion is None:
-        state.pending = Decision.ROUND_OVER
+        game.pending = Decision.ROUND_OVER
         return
     game.winner = champion
-    state.pending = Decision.GAME_OVER
+    game.pending = Decision.GAME_OVER
     game.emit("game_end", winner=champion, scores=list(scores), rounds=game.round_number)

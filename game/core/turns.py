@@ -1,12 +1,12 @@
 """The turn flow of a :class:`~game.core.engine.Game`: decisions, out-of-turn moves, chance nodes.
 
 Plain functions over a game (typed against the :class:`~game.core.steps.Engine` protocol, so
-this module imports nothing above it) and its :class:`~game.core.round.RoundState`, called by
-:meth:`Game.play` once a move is known to be legal. They change the round
-through the Game's engine steps (:meth:`~game.core.engine.Game.play_card`,
-:meth:`~game.core.engine.Game.presses`,
+this module imports nothing above it) and its round fields
+(:class:`~game.core.round.RoundState`), called by :meth:`Game.play` once a move is known to be
+legal. They change the round through the Game's engine steps
+(:meth:`~game.core.engine.Game.play_card`, :meth:`~game.core.engine.Game.presses`,
 :meth:`~game.core.engine.Game.run_effects`, :meth:`~game.core.engine.Game.after_effects`)
-and its public state; a press's outcome comes back through :func:`on_fired`.
+and its round fields; a press's outcome comes back through :func:`on_fired`.
 """
 
 from __future__ import annotations
@@ -56,10 +56,9 @@ def on_turn(game: Engine, move: Move, seat: int) -> None:
 def draw(game: Engine, seat: int) -> None:
     """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
     game.event_log.add((draw_event, seat))
-    state = game.round
-    state.last_volley = ()
-    state.drawer = seat
-    state.drawn_cards = state.draw_empties = 0
+    game.last_volley = ()
+    game.drawer = seat
+    game.drawn_cards = game.draw_empties = 0
     presses = game.rules.draw_presses
     until = "playable" if presses > 1 else "count"
     game.presses(seat, presses, "draw", until=until, then="draw")
@@ -67,25 +66,25 @@ def draw(game: Engine, seat: int) -> None:
 
 def on_color(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
-    game.round.active_color = color = move.color
+    game.active_color = color = move.color
     game.emit("color", player=seat, color=_COLOR_TEXT[color])
     game.run_effects()
 
 
 def on_target(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, AimMove)  # the only legal kind (checked by play)
-    game.round.target = move.target
+    game.target = move.target
     game.emit("target", player=seat, target=move.target)
     game.run_effects()
 
 
 def on_drawn(game: Engine, move: Move, seat: int) -> None:
-    game.round.drawn = None
+    game.drawn = None
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "drawn")
     else:
         game.emit("pass", player=seat)
-        game.round.pos = seat
+        game.pos = seat
         game.after_effects()
 
 
@@ -109,18 +108,17 @@ def on_give(game: Engine, move: Move, seat: int) -> None:
 
 
 def on_stack(game: Engine, move: Move, seat: int) -> None:
-    state = game.round
     if isinstance(move, PlayMove):
-        state.challenge = None
+        game.challenge_presses = None
         game.play_card(seat, move.card, "stack")
         return
-    total, state.stack = state.stack, 0
+    total, game.stack = game.stack, 0
     game.emit("take", player=seat, presses=total)
-    if state.stack_skips:
-        state.pos = seat
-        state.queue.appendleft(skipped_step(seat, "take"))
-    state.challenge = None
-    if not game.presses(seat, total, state.stack_reason):
+    if game.stack_skips:
+        game.pos = seat
+        game.queue.appendleft(skipped_step(seat, "take"))
+    game.challenge_presses = None
+    if not game.presses(seat, total, game.stack_reason):
         game.run_effects()
 
 
@@ -128,15 +126,14 @@ def on_challenge(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         on_stack(game, move, seat)
         return
-    state = game.round
-    guilty_n, innocent_n = state.challenge or (0, 0)
-    state.challenge = None
-    total, state.stack = state.stack, 0
+    guilty_n, innocent_n = game.challenge_presses or (0, 0)
+    game.challenge_presses = None
+    total, game.stack = game.stack, 0
     if isinstance(move, AcceptMove):
         game.emit("accept", player=seat)
-        state.pos = seat
-        state.queue.appendleft(skipped_step(seat, "accept"))
-        waiting = game.presses(seat, total, state.stack_reason)
+        game.pos = seat
+        game.queue.appendleft(skipped_step(seat, "accept"))
+        waiting = game.presses(seat, total, game.stack_reason)
     else:
         waiting = resolve_challenge(game, seat, guilty_n, innocent_n)
     if not waiting:
@@ -145,19 +142,18 @@ def on_challenge(game: Engine, move: Move, seat: int) -> None:
 
 def resolve_challenge(game: Engine, seat: int, guilty_n: int, innocent_n: int) -> bool:
     """The accused shows the hand: the guilty presses ``guilty_n``, else the challenger more."""
-    state = game.round
-    accused = state.actor
+    accused = game.actor
     game.emit(
         "challenge",
         player=seat,
         accused=accused,
-        guilty=state.guilty,
-        hand=[c.code for c in state.hands[accused]],
+        guilty=game.guilty,
+        hand=[c.code for c in game.hands[accused]],
     )
-    if state.guilty:
+    if game.guilty:
         return game.presses(accused, guilty_n, "challenge")
-    state.pos = seat
-    state.queue.appendleft(skipped_step(seat, "challenge"))
+    game.pos = seat
+    game.queue.appendleft(skipped_step(seat, "challenge"))
     return game.presses(seat, innocent_n, "challenge")
 
 
@@ -185,13 +181,12 @@ def checked(game: Engine, move: Move | str) -> Move | None:
     legal one; raises IllegalMove for the rest."""
     if isinstance(move, str):
         move = Move.parse(move)
-    state = game.round
     if move.by is not None or move.kind in _TABLE_KINDS:
         play_table(game, move)
         return None
-    legal_now = state.legal
+    legal_now = game.legal
     if legal_now is None:
-        legal_now = state.legal = game.compute_legal()
+        legal_now = game.legal = game.compute_legal()
     if move not in legal_now:
         raise IllegalMove(explain(game, move))
     return move
@@ -199,26 +194,25 @@ def checked(game: Engine, move: Move | str) -> Move | None:
 
 def discard_color(game: Engine) -> None:
     """Discard All (:meth:`Game.discard_color`): the actor's cards of its colour go under it."""
-    state = game.round
-    card, actor = state.card, state.actor
-    color = card.color if card is not None and card.color is not None else state.active_color
-    hand = state.hands[actor]
+    card, actor = game.card, game.actor
+    color = card.color if card is not None and card.color is not None else game.active_color
+    hand = game.hands[actor]
     # in card order: the hand's internal order would tell when each card was got
     dumped = sorted((c for c in hand if c.color is color and color is not None), key=sort_key)
     if dumped:
         hand[:] = [c for c in hand if c.color is not color]
-        state.discard[-1:-1] = dumped
+        game.discard[-1:-1] = dumped
         game.emit("discard", player=actor, cards=[c.code for c in dumped])
         game.hand_shrank(actor)
 
 
 def rotate(game: Engine) -> None:
     """7-0's zero (:meth:`Game.rotate`): every hand in play moves one seat on."""
-    hands = game.round.hands
+    hands = game.hands
     old = list(hands)
     for seat in game.seats_in_play:
         hands[game.next_seat(seat)] = old[seat]
-    game.round.uno_open = None
+    game.uno_open = None
     game.emit("rotate", direction=game.direction, seats=game.seats_in_play)
 
 
@@ -230,20 +224,19 @@ def play_table(game: Engine, move: Move) -> None:
         return
     if move not in game.table_moves():
         raise IllegalMove(explain_table(move))
-    state = game.round
-    state.legal = None
+    game.legal = None
     if isinstance(move, CatchMove):
-        state.uno_open = None
+        game.uno_open = None
         game.emit("uno", player=move.seat, by=move.by, caught=True)
         penalty = int(game.ruleset.options["uno_penalty"])
         game.presses(move.seat, penalty, "uno-penalty", then="resume")
     elif isinstance(move, PlayMove) and move.by is not None:  # a jump-in
-        state.uno_open = None if state.uno_open != move.by else state.uno_open
-        state.current = move.by
+        game.uno_open = None if game.uno_open != move.by else game.uno_open
+        game.current = move.by
         game.play_card(move.by, move.card, "jump-in")
     else:  # uno: the only other table move
-        state.uno_called = True
-        game.emit("uno", player=state.uno_open, by=state.uno_open, caught=False)
+        game.uno_called = True
+        game.emit("uno", player=game.uno_open, by=game.uno_open, caught=False)
 
 
 def penalize(game: Engine, move: PenalizeMove) -> None:
@@ -255,41 +248,40 @@ def penalize(game: Engine, move: PenalizeMove) -> None:
         )
     if not 0 <= seat < game.num_players:
         raise IllegalMove(f"there is no seat {seat}")
-    game.round.legal = None
+    game.legal = None
     game.presses(seat, presses, "suggestion-penalty", then="resume")
 
 
 # -- chance nodes: every press of the launcher (game.play.driver feeds the outcome) ----------------
 def on_fired(game: Engine, count: int) -> None:
     """Apply one press's outcome: ``count`` cards came out of the launcher."""
-    state = game.round
-    due: PressDue = state.due  # type: ignore[assignment]  # a press is due: never None here
-    pile, seat = state.pile, due.seat
+    due: PressDue = game.due  # type: ignore[assignment]  # a press is due: never None here
+    pile, seat = game.pile, due.seat
     if count == 1 and pile:  # the common press: one card off the draw pile
         card = pile.popleft()
         cards: tuple[Card, ...] = (card,)
-        state.hands[seat].append(card)
+        game.hands[seat].append(card)
     else:
         cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
-        state.hands[seat].extend(cards)
+        game.hands[seat].extend(cards)
     if cards:
-        if seat == state.uno_open:
-            state.uno_open = None
-        state.last_volley = cards
+        if seat == game.uno_open:
+            game.uno_open = None
+        game.last_volley = cards
     game.event_log.add((hit_event, seat, due.reason, cards, count))
     due.presses -= 1
     if due.presses > 0 and (due.until == "count" or not press_done(game, due, cards)):
         if not pile:  # maybe_reload's own test, here: most presses leave cards in the pile
             maybe_reload(game)
         return
-    state.due = None
-    state.legal = None
+    game.due = None
+    game.legal = None
     # the presses are done: finish a draw, resume an interrupted decision, or run effects
-    then = state.then
+    then = game.then
     if then == "draw":
-        after_draw(game, state.drawer)
+        after_draw(game, game.drawer)
     elif then == "resume":
-        resume(game, *state.resume_to)
+        resume(game, *game.resume_to)
     else:
         game.run_effects()
 
@@ -301,8 +293,7 @@ def resume(game: Engine, pending: Decision, seat: int) -> None:
     UNO catch gains the cards just drawn): then the log's last offer is stale and the
     decision is logged again with the moves offered now.
     """
-    state = game.round
-    state.pending, state.decider = pending, seat
+    game.pending, game.decider = pending, seat
     if pending in LOGGED and last_offer(game.events, seat) != list(map(str, game.compute_legal())):
         game.ask(pending, seat)
 
@@ -328,36 +319,35 @@ def press_done(game: Engine, due: PressDue, cards: tuple[Card, ...]) -> bool:
     if due.until == "fire":
         return bool(cards)
     if due.until == "playable":  # house rule draw_until_playable: the cap counts cards
-        state = game.round
-        state.drawn_cards += len(cards)
-        state.draw_empties += not cards
+        game.drawn_cards += len(cards)
+        game.draw_empties += not cards
         options = game.ruleset.options
         return (
-            state.drawn_cards >= int(options["draw_until_cap"])
-            or state.draw_empties >= int(options["hit_fire_cap"])
-            or any(fits(game.rules, state, c) for c in cards)
+            game.drawn_cards >= int(options["draw_until_cap"])
+            or game.draw_empties >= int(options["hit_fire_cap"])
+            or any(fits(game.rules, game, c) for c in cards)
         )
     return False
 
 
 def after_draw(game: Engine, seat: int) -> None:
     """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
-    state, rules = game.round, game.rules
+    rules = game.rules
     if rules.play_after_draw:
-        fit = matching(rules, state)
-        for card in state.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
-            if card in fit and (card.color is not None or fits(rules, state, card)):
-                state.drawn = card
+        fit = matching(rules, game)
+        for card in game.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
+            if card in fit and (card.color is not None or fits(rules, game, card)):
+                game.drawn = card
                 game.ask(_DRAWN, seat)
                 return
-    state.pos = seat
+    game.pos = seat
     game.after_effects()
 
 
 def maybe_reload(game: Engine) -> None:
     """An empty launcher (``empty_launcher=reload``): the discard pile but its top goes in."""
-    if game.rules.reloads and not game.round.pile:
-        discard = game.round.discard
+    if game.rules.reloads and not game.pile:
+        discard = game.discard
         if len(discard) < 2:
             return
         cards = discard[:-1]
@@ -370,5 +360,5 @@ def maybe_reload(game: Engine) -> None:
 
 def set_pile(game: Engine, cards: Sequence[Card]) -> None:
     """Load ``cards`` into the launcher (a new pile generation: the driver re-syncs)."""
-    game.round.pile = deque(cards)
+    game.pile = deque(cards)
     game.pile_generation += 1

@@ -99,7 +99,7 @@ class Presser:
         its cheaper :meth:`~launcher.base.Launcher.hit_count`, in :meth:`_press_live`).
         """
         sync = partial(self._sync, game)  # made once: a settle often makes several presses
-        while game.round.pending is _PRESS:
+        while game.pending is _PRESS:
             self._feed(game, self.next_count(sync))
 
     def press_once(self, game: Game) -> None:
@@ -158,7 +158,7 @@ class Presser:
     def _sync(self, game: Game) -> None:
         """Make the launcher's hopper model hold the engine's draw pile (bottom first)."""
         stamp = (id(game), game.pile_generation)
-        if stamp == self._generation and self.launcher.remaining == len(game.round.pile):
+        if stamp == self._generation and self.launcher.remaining == len(game.pile):
             return
         self.launcher.unload()
         self.launcher.load(game.pile)
@@ -310,7 +310,7 @@ class Table:
         """Make ``move`` (IllegalMove changes nothing), then the presses it led to."""
         game = self.game
         game.play(move)
-        if game.round.pending is _PRESS:  # settle(), inlined: every move of a table passes here
+        if game.pending is _PRESS:  # settle(), inlined: every move of a table passes here
             self.presser.settle(game)
 
     def start_next_round(self) -> None:
@@ -320,7 +320,7 @@ class Table:
 
     def settle(self) -> None:
         """Press for the pending chance nodes (a jam leaves the game at its press)."""
-        if self.game.round.pending is _PRESS:
+        if self.game.pending is _PRESS:
             self.presser.settle(self.game)
 
     def close(self) -> None:
@@ -359,7 +359,7 @@ class SampledChance:
         self.model = model
 
     def settle(self, game: Game) -> None:
-        while game.round.pending is _PRESS:
+        while game.pending is _PRESS:
             outcomes = game.chance_outcomes()
             if outcomes:
                 moves, weights = zip(*outcomes, strict=True)
@@ -417,7 +417,7 @@ def play_out(
 
     def make(move: Move | str) -> None:
         play(move)
-        if game.round.pending is _PRESS:
+        if game.pending is _PRESS:
             settle(game)
 
     bots = [d for d in deciders if isinstance(d, Bot)]
@@ -439,7 +439,7 @@ def play_out(
                 before_decision(game)
                 if game.is_round_over() or game.is_game_over():
                     continue
-            seat = game.round.decider
+            seat = game.decider
             bot = seat_bots[seat]
             if bot is not None:  # a bot always returns one of the seat's moves
                 move = bot.choose(game, seat)

@@ -40,6 +40,7 @@ from game.core.errors import IllegalMove
 from game.core.infostate import QuickCopyRandom
 from game.core.moves import Decision, Move
 from game.core.observe import redact
+from game.core.round import round_fields, set_round_fields
 from game.core.rulesets import Ruleset, load_ruleset
 from game.play.driver import fired
 from game.rl import compat
@@ -240,7 +241,7 @@ class Table:
     def returns(self) -> list[float]:
         """Zero-sum: +1 to the round's winner, -1/(n-1) to the rest; 0 before the end."""
         n = self.players
-        winner = self.game.round.round_winner if self.is_terminal() else None
+        winner = self.game.round_winner if self.is_terminal() else None
         if winner is None:
             return [0.0] * n
         return [1.0 if seat == winner else -1.0 / (n - 1) for seat in range(n)]
@@ -248,13 +249,13 @@ class Table:
     # -- views of one seat -----------------------------------------------------------------
     def observation_string(self, seat: int, private: bool = True) -> str:
         """What ``seat`` sees now (no memory): its hand, the table, who acts."""
-        game, state = self.game, self.game.round
+        game = self.game
         hand = " ".join(c.code for c in game.hand(seat)) if private else "?"
-        color = state.active_color.value if state.active_color else "-"
+        color = game.active_color.value if game.active_color else "-"
         return (
-            f"p{seat} hand:[{hand}] sizes:{game.hand_sizes} top:{state.discard[-1].code} "
-            f"color:{color} dir:{state.direction} {state.pending.value}@{state.decider} "
-            f"actor:{self.actor} stack:{state.stack} pile:{len(state.pile)} "
+            f"p{seat} hand:[{hand}] sizes:{game.hand_sizes} top:{game.discard[-1].code} "
+            f"color:{color} dir:{game.direction} {game.pending.value}@{game.decider} "
+            f"actor:{self.actor} stack:{game.stack} pile:{len(game.pile)} "
             f"uno:{game.uno_pending}"
         )
 
@@ -291,22 +292,22 @@ class Table:
         and numpy converts it to float32 in one call (docs/rl.md, "Why the step is written
         this way").
         """
-        layout, state, n = self._tensors, self.game.round, self.spec.players
-        hands = state.hands
+        layout, game, n = self._tensors, self.game, self.spec.players
+        hands = game.hands
         # the decider, the actor, the seat UNO is open to: one-hot, from the seat's left (UNO
         # is open to nobody in most states: then the core's property is not asked)
         one_hot, actor = layout.seat, self.actor
-        uno = None if state.uno_open is None else self.game.uno_pending
+        uno = None if game.uno_open is None else self.game.uno_pending
         return [
             self._hand_block(seat, hands[seat]) if private else layout.no_hand,
-            layout.top[state.discard[-1]],
-            layout.color[state.active_color],
+            layout.top[game.discard[-1]],
+            layout.color[game.active_color],
             layout.pack_sizes(*map(len, hands[seat:]), *map(len, hands[:seat])),
-            one_hot[(state.decider - seat) % n],
+            one_hot[(game.decider - seat) % n],
             one_hot[(actor - seat) % n if actor >= 0 else n],
             one_hot[n if uno is None else (uno - seat) % n],
-            layout.decision[state.pending],
-            layout.pack_scalars(state.direction, state.stack, len(state.pile)),
+            layout.decision[game.pending],
+            layout.pack_scalars(game.direction, game.stack, len(game.pile)),
         ]
 
     def _hand_block(self, seat: int, hand: list[Any]) -> bytes:
@@ -356,6 +357,7 @@ class Table:
         game = dict(self.game.__dict__)
         del game["ruleset"], game["rules"]  # rebuilt from the spec (mapping proxies)
         state["game"] = game
+        state["game_round"] = round_fields(self.game)  # the round's fields live in slots
         state["_legal"] = None
         del state["_tensors"]  # rebuilt from the spec (it holds the card objects)
         return state
@@ -364,7 +366,8 @@ class Table:
         from game.core.legal import CompiledRules
 
         game = object.__new__(Game)
-        game.__dict__.update(state["game"])
+        game.__dict__.update(state.pop("game"))
+        set_round_fields(game, state.pop("game_round"))
         spec: TableSpec = state["spec"]
         game.ruleset = spec.rules
         game.rules = CompiledRules.of(spec.rules)
@@ -390,8 +393,7 @@ class Table:
         """Make the presses that have one outcome; find who acts next."""
         self._legal = None
         while True:
-            state = self.game.round
-            pending = state.pending
+            pending = self.game.pending
             if pending is not _PRESS:
                 if pending in _DONE:
                     self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False
@@ -400,11 +402,11 @@ class Table:
                 table_moves = self.game.table_moves()  # out-of-turn moves: rare
                 offered = self._offered_seat(table_moves) if table_moves else None
                 self.offering = offered is not None
-                self.actor = state.decider if offered is None else offered
+                self.actor = self.game.decider if offered is None else offered
                 return
             by_load = self._by_load
             if by_load is not None:
-                outcomes = by_load[min(len(state.pile), len(by_load) - 1)]
+                outcomes = by_load[min(len(self.game.pile), len(by_load) - 1)]
             else:
                 outcomes = compat.press_outcomes(self.game, self._profile, self.press)
             if len(outcomes.counts) > 1:
