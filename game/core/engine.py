@@ -182,7 +182,9 @@ class Game(History, RoundState):
     @property
     def press_due(self) -> PressDue | None:
         """The pending chance node (who presses, how many times, why), or None."""
-        return self.due if self.pending is _PRESS else None
+        if self.pending is not _PRESS:
+            return None
+        return PressDue(self.due_seat, self.due_presses, self.due_reason, self.due_until)
 
     # -- chance nodes (OpenSpiel's explicit and sampled chance) ---------------------
     def is_chance_node(self) -> bool:
@@ -368,11 +370,11 @@ class Game(History, RoundState):
 
     def play_chance(self, move: Move) -> None:
         """Engine step: feed one press's outcome (the game is at a chance node)."""
-        due, held = self.due, len(self.pile)
+        held = len(self.pile)
         if not isinstance(move, FiredMove):
             raise IllegalMove(
                 f"the game waits for a launcher press by P{self.decider} "
-                f"({due.reason if due else ''}): feed fired:N, not {move}"
+                f"({self.due_reason}): feed fired:N, not {move}"
             )
         count = move.count
         if type(count) is not int or not 0 <= count <= held:  # 1.5, -1, True, "2", too many
@@ -549,8 +551,8 @@ class Game(History, RoundState):
             return False
         if then == "resume":
             self.resume_to = (self.pending, self.decider)
-        self.due = PressDue(seat, presses, reason, until)
-        self.then = then
+        self.due_seat, self.due_presses = seat, presses
+        self.due_reason, self.due_until, self.then = reason, until, then
         if not self.pile:
             flow.maybe_reload(self)
         self.pending, self.decider = _PRESS, seat

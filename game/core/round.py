@@ -89,7 +89,12 @@ class RoundState(Protocol):
     uno_called: bool
     # -- drawing and chance nodes --------------------------------------------------------
     drawn: Card | None  #: the card a DRAWN decision is about
-    due: PressDue | None  #: the pending chance node
+    # the pending chance node (Game.press_due builds its PressDue): who presses, how many
+    # more times, why, and until what (PressDue.until); plain fields, set at every draw
+    due_seat: int
+    due_presses: int
+    due_reason: str
+    due_until: str
     then: str  #: after the presses: run the effects, finish a draw, or resume
     resume_to: tuple[Decision, int]
     drawer: int  #: the seat whose draw the presses are for
@@ -125,7 +130,8 @@ class RoundState(Protocol):
         self.uno_open = None
         self.uno_called = False
         self.drawn = None
-        self.due = None
+        self.due_seat = self.due_presses = 0
+        self.due_reason, self.due_until = "", "count"
         self.then = "run"
         self.resume_to = (Decision.TURN, 0)
         self.drawer = self.drawn_cards = self.draw_empties = 0
@@ -159,7 +165,5 @@ def copy_round_fields(fields: dict[str, Any]) -> None:
     fields["discard"] = list(fields["discard"])
     fields["pile"] = deque(fields["pile"])
     fields["queue"] = deque(fields["queue"])
-    due = fields["due"]
-    fields["due"] = None if due is None else PressDue(due.seat, due.presses, due.reason, due.until)
     legal = fields["legal"]
     fields["legal"] = None if legal is None else list(legal)

@@ -34,7 +34,6 @@ from game.core.moves import (
     PenalizeMove,
     PlayMove,
 )
-from game.core.round import PressDue
 
 if TYPE_CHECKING:
     from game.core.steps import Engine
@@ -255,8 +254,7 @@ def penalize(game: Engine, move: PenalizeMove) -> None:
 # -- chance nodes: every press of the launcher (game.play.driver feeds the outcome) ----------------
 def on_fired(game: Engine, count: int) -> None:
     """Apply one press's outcome: ``count`` cards came out of the launcher."""
-    due: PressDue = game.due  # type: ignore[assignment]  # a press is due: never None here
-    pile, seat = game.pile, due.seat
+    pile, seat = game.pile, game.due_seat
     if count == 1 and pile:  # the common press: one card off the draw pile
         card = pile.popleft()
         cards: tuple[Card, ...] = (card,)
@@ -268,13 +266,12 @@ def on_fired(game: Engine, count: int) -> None:
         if seat == game.uno_open:
             game.uno_open = None
         game.last_volley = cards
-    game.event_log.add((hit_event, seat, due.reason, cards, count))
-    due.presses -= 1
-    if due.presses > 0 and (due.until == "count" or not press_done(game, due, cards)):
+    game.event_log.add((hit_event, seat, game.due_reason, cards, count))
+    game.due_presses = left = game.due_presses - 1
+    if left > 0 and (game.due_until == "count" or not press_done(game, cards)):
         if not pile:  # maybe_reload's own test, here: most presses leave cards in the pile
             maybe_reload(game)
         return
-    game.due = None
     game.legal = None
     # the presses are done: finish a draw, resume an interrupted decision, or run effects
     then = game.then
@@ -314,11 +311,12 @@ LOGGED = frozenset(d for d in Decision if d not in (Decision.TURN, Decision.PRES
 }
 
 
-def press_done(game: Engine, due: PressDue, cards: tuple[Card, ...]) -> bool:
+def press_done(game: Engine, cards: tuple[Card, ...]) -> bool:
     """Does this press end the chance node early (``until=fire`` / ``until=playable``)?"""
-    if due.until == "fire":
+    until = game.due_until
+    if until == "fire":
         return bool(cards)
-    if due.until == "playable":  # house rule draw_until_playable: the cap counts cards
+    if until == "playable":  # house rule draw_until_playable: the cap counts cards
         game.drawn_cards += len(cards)
         game.draw_empties += not cards
         options = game.ruleset.options
