@@ -143,7 +143,8 @@ class Game(History, RoundState):
         #: property costs a call and builds a list (docs/performance.md, session ``bots2``).
         self.in_play: tuple[int, ...] = tuple(range(self.num_players))
         self.round_number = 0
-        self.total_turns = 0
+        #: Turns of the rounds before this one (:attr:`total_turns` adds this round's).
+        self.turns_before = 0
         self.winner: int | None = None
         table.start_game(self)
 
@@ -237,6 +238,11 @@ class Game(History, RoundState):
         # a string comparison per member (asked before every move of a game loop)
         pending = self.pending
         return pending is _ROUND_OVER or pending is _GAME_OVER
+
+    @property
+    def total_turns(self) -> int:
+        """Turns begun in the whole game (a property: one count a turn, :attr:`turns`)."""
+        return self.turns_before + self.turns
 
     def is_game_over(self) -> bool:
         return self.pending is _GAME_OVER
@@ -448,7 +454,6 @@ class Game(History, RoundState):
         self.pending = _TURN
         self.legal = None
         self.turns += 1
-        self.total_turns += 1
 
     def begin_turn(self, seat: int) -> None:
         """Engine step: ``seat``'s turn begins (or the round ends at ``round_turn_limit``)."""
@@ -459,7 +464,6 @@ class Game(History, RoundState):
         self.pending = _TURN
         self.legal = None
         self.turns += 1
-        self.total_turns += 1
 
     # -- the table between turns (game.core.table) ------------------------------------------
     def start_next_round(self) -> None:

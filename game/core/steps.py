@@ -46,7 +46,10 @@ class Engine(RoundState, Protocol):
     events: list[dict[str, Any]]
     on_event: Callable[[dict[str, Any]], None] | None
 
-    total_turns: int
+    turns_before: int
+
+    @property
+    def total_turns(self) -> int: ...
 
     @property
     def chance(self) -> Chance: ...

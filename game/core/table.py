@@ -172,7 +172,7 @@ def start_game(game: Engine) -> None:
 
 def deal(game: Engine, cards: list[Card], dealer: int) -> None:
     """A new round: shuffle ``cards``, deal from the dealer's left, turn and resolve a card."""
-    game.reset_round(game.num_players, dealer)
+    new_round(game, dealer)
     game.round_number += 1
     shuffle(game.chance, cards)
     order = [game.left_seat(dealer)]
@@ -191,6 +191,13 @@ def deal(game: Engine, cards: list[Card], dealer: int) -> None:
     game.run_effects()
 
 
+def new_round(game: Engine, dealer: int) -> None:
+    """Reset the round's fields for a new deal; the turns played so far count on."""
+    if game.round_number:  # a round was dealt before: its turns join the game's
+        game.turns_before += game.turns
+    game.reset_round(game.num_players, dealer)
+
+
 def set_position(
     game: Engine,
     hands: Sequence[Sequence[Card]],
@@ -201,7 +208,7 @@ def set_position(
 ) -> None:
     """:meth:`Game.set_position` without the turn: the table as given, the rest loaded."""
     pool = check_position(game.ruleset, game.num_players, hands, top, bottom, direction)
-    game.reset_round(game.num_players, game.dealer)
+    new_round(game, game.dealer)
     game.direction = direction
     game.hands = [list(hand) for hand in hands]
     game.discard = [top]
