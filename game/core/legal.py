@@ -186,9 +186,15 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
         moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
     else:  # playable_cards without those two tests: the matching cards, each once, in hand
-        # order, with their moves (one comprehension: the moves are the table's values)
+        # order, with their moves (the table's values). A loop, not a comprehension: CPython
+        # 3.11 runs a comprehension as a function of its own, a frame and a closure a call
+        # (3 % of a hand of the fair bench; docs/performance.md)
         plays = rules.plays[state.discard[-1]][state.active_color]
-        moves = list({card: plays[card] for card in hand if card in plays}.values())
+        offer: dict[Card, Move] = {}
+        for card in hand:
+            if card in plays:
+                offer[card] = plays[card]
+        moves = list(offer.values())
     moves.append(DRAW)
     return moves
 

@@ -21,7 +21,7 @@ from game.core.effects import skipped_step
 from game.core.errors import IllegalMove
 from game.core.eventlog import draw_event, hit_event
 from game.core.explain import explain, explain_table
-from game.core.legal import fits, matching
+from game.core.legal import fits
 from game.core.moves import (
     AcceptMove,
     AimMove,
@@ -332,7 +332,7 @@ def after_draw(game: Engine, seat: int) -> None:
     """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
     rules = game.rules
     if rules.play_after_draw:
-        fit = matching(rules, game)
+        fit = rules.plays[game.discard[-1]][game.active_color]  # matching(), inlined
         for card in game.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
             if card in fit and (card.color is not None or fits(rules, game, card)):
                 game.drawn = card
