@@ -157,10 +157,18 @@ def would_be_guilty(
     assert step is not None
     others = list(hand)
     others.remove(card)
+    # loops, not any() over a generator: a generator is a frame of its own (CPython 3.11)
     if step.get("test", "color") == "color":
-        return any(c.color is active and c.color is not None for c in others)
+        if active is not None:
+            for other in others:
+                if other.color is active:
+                    return True
+        return False
     match = rules.plays[top][active]
-    return any(c is not card and c in match for c in others)
+    for other in others:
+        if other is not card and other in match:
+            return True
+    return False
 
 
 def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[Card]:
@@ -183,7 +191,7 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     """The decider's moves at a ``Decision.TURN``: its playable cards, then ``draw``."""
     hand = state.hands[state.decider]
     moves: list[Move]
-    if len(hand) == 1 or not rules.bluff:  # the rare cases: a lone Trade Hands, a bluff rule
+    if not rules.bluff or (len(hand) == 1 and hand[0].kind is _TRADE_HANDS):  # the rare cases
         moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
     else:  # playable_cards without those two tests: the matching cards, each once, in hand
         # order, with their moves (the table's values). A loop, not a comprehension: CPython
