@@ -287,7 +287,7 @@ class Game(History, RoundState):
 
     @property
     def players_in(self) -> int:
-        return self.num_players - sum(self.eliminated)
+        return len(self.in_play)
 
     @property
     def chance(self) -> Chance:

@@ -135,8 +135,16 @@ def play_table(cards: Sequence[Card]) -> dict[Card, dict[Color | None, dict[Card
 
 
 def card_steps(ruleset: Ruleset, card: Card, seven_zero: bool) -> tuple[Step, ...]:
-    """The effect of ``card`` under these rules (7-0 adds to the 7 and the 0)."""
-    steps = tuple(ruleset.effects.get(card.kind, ()))
+    """The effect of ``card`` under these rules (7-0 adds to the 7 and the 0).
+
+    A ``play_again`` block does something only when ``skip_reverse_play_again`` is
+    ``always`` (game.core.effects.play_again): under any other value it is left out here,
+    so a Skip or a Reverse does not run a block that cannot act.
+    """
+    play_again = ruleset.options["skip_reverse_play_again"] == "always"
+    steps = tuple(
+        s for s in ruleset.effects.get(card.kind, ()) if play_again or s.name != "play_again"
+    )
     if card.kind is Kind.NUMBER and seven_zero and card.number in _SEVEN_ZERO:
         steps += _SEVEN_ZERO[card.number]
     return steps
