@@ -414,13 +414,7 @@ class Game(History):
         hand = state.hands[seat]
         if card in self.rules.challengeable:
             state.guilty = legal.would_be_guilty(self.rules, state, seat, card)
-        # hand.remove(card), by identity (cards are interned): list.remove's == goes through
-        # the Python-level comparison slot that Card.__lt__ gives the class, about 1,000
-        # instructions per card passed over (docs/performance.md, "A data-oriented core")
-        i = 0
-        while hand[i] is not card:
-            i += 1
-        del hand[i]
+        hand.remove(card)
         state.discard.append(card)
         state.active_color = card.color
         self.event_log.add((play_event, seat, card, context))
