@@ -17,7 +17,7 @@ the same order as one int. The class defines no comparison method on purpose: an
 one written in Python (``__lt__`` for ``sorted(cards)``) gives it a Python-level
 comparison slot, and then every ``==`` between two different cards — each card
 ``hand.remove(card)``, ``card in hand`` or ``hand.index(card)`` passes over — costs
-a Python call (about 1,000 instructions) instead of ``object``'s C comparison
+a Python call (about 1,300 instructions) instead of ``object``'s C comparison
 (docs/performance.md, "Cards compare in C").
 """
 
