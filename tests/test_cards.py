@@ -3,13 +3,14 @@
 from __future__ import annotations
 
 import pickle
+from operator import attrgetter
 
 import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
 from game import Card, Color, Kind, Move, NotationError
-from game.core.cards import all_cards, format_cards, parse_cards
+from game.core.cards import all_cards, format_cards, parse_cards, sort_key
 from game.core.moves import (
     CatchMove,
     ChooseMove,
@@ -119,7 +120,23 @@ def test_cards_are_immutable_and_sort_by_colour_then_kind() -> None:
     card = Card.parse("R7")
     with pytest.raises(AttributeError):
         card.number = 8  # type: ignore[misc]
-    assert sorted(parse_cards("W Y1 R9 B2 R1")) == parse_cards("R1 R9 B2 Y1 W")
+    cards = parse_cards("W Y1 R9 B2 R1")
+    assert sorted(cards, key=sort_key) == parse_cards("R1 R9 B2 Y1 W")
+    assert sorted(cards, key=attrgetter("display")) == sorted(cards, key=sort_key)
+
+
+def test_cards_compare_by_identity_in_c() -> None:
+    """No comparison method in Python: ``hand.remove(card)`` and ``card in hand`` then compare
+    in C (a Python ``__lt__`` would route every ``==`` through a Python call)."""
+    for name in ("__eq__", "__ne__", "__lt__", "__le__", "__gt__", "__ge__"):
+        assert name not in vars(Card), name
+    assert Card.__eq__ is object.__eq__ and Card.__hash__ is object.__hash__
+    red_1, red_2 = parse_cards("R1 R2")
+    with pytest.raises(TypeError):
+        red_1 < red_2  # type: ignore[operator]  # noqa: B015
+    hand = parse_cards("R2 R1 R2")
+    hand.remove(red_2)
+    assert hand == parse_cards("R1 R2") and red_1 in hand and hand.index(red_2) == 1
 
 
 def test_the_notation_page_examples_run() -> None:

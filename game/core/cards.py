@@ -10,6 +10,15 @@ Cards are interned: there is exactly one ``Card`` object per distinct card, so
 two red sevens in a deck are the same object, and equality and hashing are
 identity (C speed in the engine's hot loops). Nothing ever iterates a set of
 cards, so no order depends on object addresses.
+
+Cards have no order of their own (``card < other`` raises ``TypeError``): sort them
+with ``key=sort_key`` (display order: colour, kind, number) or by ``Card.display``,
+the same order as one int. The class defines no comparison method on purpose: any
+one written in Python (``__lt__`` for ``sorted(cards)``) gives it a Python-level
+comparison slot, and then every ``==`` between two different cards — each card
+``hand.remove(card)``, ``card in hand`` or ``hand.index(card)`` passes over — costs
+a Python call (about 1,300 instructions) instead of ``object``'s C comparison
+(docs/performance.md, "Cards compare in C").
 """
 
 from __future__ import annotations
@@ -164,9 +173,6 @@ class Card:
 
     def __repr__(self) -> str:
         return f"Card({self.code!r})"
-
-    def __lt__(self, other: Card) -> bool:
-        return sort_key(self) < sort_key(other)
 
     @property
     def is_wild(self) -> bool:

@@ -399,13 +399,7 @@ class Game(History, RoundState):
             self.guilty = legal.would_be_guilty(
                 self.rules, hand, card, self.discard[-1], self.active_color
             )
-        # hand.remove(card), by identity (cards are interned): list.remove's == goes through
-        # the Python-level comparison slot that Card.__lt__ gives the class, about 1,000
-        # instructions per card passed over (docs/performance.md, "A data-oriented core")
-        i = 0
-        while hand[i] is not card:
-            i += 1
-        del hand[i]
+        hand.remove(card)
         self.discard.append(card)
         self.active_color = card.color
         self.event_log.add((play_event, seat, card, context))
