@@ -11,6 +11,8 @@
 cd "$(dirname "$0")/.."
 TREE=$(cd "${1:-.}" && pwd); P=${2:-2}
 PY=${PYTHON:-$PWD/.venv/bin/python}
+[ -x "$PY" ] || { echo "instr_hand.sh: no Python at $PY (set PYTHON=...)" >&2; exit 2; }
+command -v valgrind >/dev/null || { echo "instr_hand.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 export PYTHONHASHSEED=0
 count() {
   valgrind --tool=callgrind --callgrind-out-file=/dev/null "$PY" -c "
