@@ -41,9 +41,10 @@ def shuffle(chance: Chance, cards: list[Any]) -> None:
     (a scripted test source, a subclass with its own shuffle) keeps its own ``shuffle``.
 
     The loop is the cheapest form measured on CPython 3.11 (docs/performance.md, helper
-    ``setup``): an index ``j`` is accepted when ``j <= i``, so each draw carries only the
-    position and its bit count; a sort on random keys in C, with no Python bytecode per
-    card, costs more here (making and converting 108 keys outweighs the swaps).
+    ``setup``; bench/shuffle_variants.py): an index ``j`` is accepted when ``j <= i``, so
+    each draw carries only the position and its bit count. A sort on random keys "in C",
+    with no bytecode per card, costs more: making, converting and comparing a deck's keys
+    through the object protocol outweighs the swaps it saves.
     """
     if type(chance).shuffle is not random.Random.shuffle:
         chance.shuffle(cards)
