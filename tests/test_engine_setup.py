@@ -265,3 +265,36 @@ def test_bad_custom_card_files_name_the_file_and_the_problem(
 def test_missing_custom_card_file_is_a_clear_error(tmp_path: Path) -> None:
     with pytest.raises(RulesetError, match="cannot read the custom-card file"):
         Table.new("attack", options={"custom": str(tmp_path / "nope.toml")})
+
+
+def _dealer_by_the_rule(deck: Any, chance: random.Random, players: int) -> Any:
+    """Rules 2.2 written plainly: each contender turns a card off the unturned ones, the
+    highest number deals (actions count 0), ties turn again."""
+    unturned, contenders = list(deck), list(range(players))
+    turned: dict[int, str] = {}
+    rounds: list[dict[int, str]] = []
+    while len(contenders) > 1 and unturned:
+        cards = {seat: unturned.pop(chance.randrange(len(unturned))) for seat in contenders}
+        rounds.append({seat: card.code for seat, card in cards.items()})
+        turned.update(rounds[-1])
+        values = {seat: card.number or 0 for seat, card in cards.items()}
+        contenders = [seat for seat in contenders if values[seat] == max(values.values())]
+    return contenders[0], turned, rounds
+
+
+@pytest.mark.parametrize("ruleset", ["classic", "attack", "pocket"])
+def test_the_dealer_pick_is_the_rule_written_plainly(ruleset: str) -> None:
+    """first_dealer's one-pass loop (docs/performance.md, helper ``setup``) makes the same
+    picks from the same draws, ties and their re-turns included."""
+    from game.core.table import first_dealer
+
+    rules = load_ruleset(ruleset)
+    ties = 0
+    for players in range(rules.min_players, rules.max_players + 1):
+        for seed in range(300):
+            ours, plain = random.Random(seed), random.Random(seed)
+            pick = first_dealer(rules.deck, ours, players)
+            assert pick == _dealer_by_the_rule(rules.deck, plain, players)
+            assert ours.getrandbits(32) == plain.getrandbits(32)
+            ties += len(pick[2]) > 1
+    assert ties > 0

@@ -39,22 +39,28 @@ def shuffle(chance: Chance, cards: list[Any]) -> None:
     same permutation: tests/test_chance_shuffle.py checks it). It calls only the public
     ``getrandbits``, once per card. A source that is not a plain :class:`random.Random`
     (a scripted test source, a subclass with its own shuffle) keeps its own ``shuffle``.
+
+    The loop is the cheapest form measured on CPython 3.11 (docs/performance.md, helper
+    ``setup``; bench/shuffle_variants.py): an index ``j`` is accepted when ``j <= i``, so
+    each draw carries only the position and its bit count. A sort on random keys "in C",
+    with no bytecode per card, costs more: making, converting and comparing a deck's keys
+    through the object protocol outweighs the swaps it saves.
     """
     if type(chance).shuffle is not random.Random.shuffle:
         chance.shuffle(cards)
         return
     getrandbits = chance.getrandbits  # type: ignore[attr-defined]  # a random.Random here
-    for i, n, bits in _draws(len(cards)):
+    for i, bits in _draws(len(cards)):
         j = getrandbits(bits)
-        while j >= n:
+        while j > i:
             j = getrandbits(bits)
         cards[i], cards[j] = cards[j], cards[i]
 
 
 @functools.cache
-def _draws(size: int) -> tuple[tuple[int, int, int], ...]:
-    """The draws of a shuffle of ``size`` items: (index, bound, bits) for a draw below the bound."""
-    return tuple((i, i + 1, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
+def _draws(size: int) -> tuple[tuple[int, int], ...]:
+    """The draws of a shuffle of ``size`` items: (index i, bits to draw j in 0..i by rejection)."""
+    return tuple((i, (i + 1).bit_length()) for i in range(size - 1, 0, -1))
 
 
 def derive_seed(seed: int, label: str) -> int:
