@@ -41,6 +41,15 @@ docstrings ``help()`` shows on public objects.
 - docs/rules.md: "``game.play(move)`` [...] raises ``IllegalMove`` [...]; the game is
   unchanged"; "``hand(seat)`` (sorted copy)"; ``resample_from_infostate``: "a game identical
   in everything ``seat`` knows".
+- docs/rules.md: "``game.outcome()`` is None while the game is on, then an ``Outcome(winner,
+  scores, rounds, termination)``"; "Starting the next round is the move ``next-round``, so a
+  round boundary can be pushed and popped too"; "a saved game is its ``Game.new`` arguments
+  plus the moves made (table moves included), in order"; "given ``press_odds`` [...] the odds
+  of counts above the pile's size fall on ``fired:len(pile)``".
+
+Two promises were found false (strict xfails below): ``Game.legal_moves``' docstring ("empty
+when the round or game is over") against docs/rules.md's ``[next-round]``, and the
+``NotationError`` of a bad ``fired:N`` text, which says a *seat number* was expected.
 """
 
 from __future__ import annotations
@@ -62,11 +71,13 @@ from hypothesis import strategies as st
 from game import (
     Card,
     Decision,
+    FiredMove,
     Game,
     GameError,
     IllegalMove,
     Kind,
     Move,
+    NotationError,
     PlayMove,
     TakeMove,
     Termination,
@@ -692,22 +703,24 @@ def test_total_turns_counts_every_turn_of_the_game_across_rounds(
 
 
 def test_round_turn_limit_ends_the_round_after_exactly_that_many_turns() -> None:
+    """docs/rules.md: "``round_turn_limit`` (5000 turns) ends a round after exactly that many
+    turns, with no winner and no points". Seven turns among three seats of seven cards
+    cannot empty a hand (jump-ins are off), so every round here ends at the limit."""
     for ruleset in RULESETS:
-        game = Game.new(ruleset, 3, seed=9, options={"round_turn_limit": 7})
+        game = Game.new(ruleset, 3, seed=9, options={"round_turn_limit": 7, "hand_size": 7})
         rng = random.Random(1)
-        while not game.is_round_over():
-            move = pick(game, rng)
-            assert move is not None
-            if isinstance(move, Move) and getattr(move, "by", None) is not None:
-                continue
-            game.play(move)
-        scores = list(game.scores)
-        end = [event for event in game.events if event["type"] == "round_end"][-1]
-        if end["winner"] is None:
-            assert end["turns"] == 7 == game.total_turns
-            assert game.round_winner is None and scores == [0, 0, 0]
-        else:
-            assert end["turns"] <= 7
+        for round_number in (1, 2, 3):
+            while not game.is_round_over():
+                move = pick(game, rng)
+                assert move is not None
+                game.play(move)
+            end = [event for event in game.events if event["type"] == "round_end"][-1]
+            assert end["winner"] is None and game.round_winner is None
+            assert end["turns"] == game.turns == 7
+            assert game.total_turns == 7 * round_number
+            assert list(game.scores) == [0, 0, 0]
+            game.play("next-round")
+            assert game.round_number == round_number + 1
 
 
 # -- cards ----------------------------------------------------------------------------------
@@ -1094,3 +1107,54 @@ def test_pop_undoes_the_end_of_the_game() -> None:
         assert game.pop() == move
         assert not game.is_game_over() and game.outcome() is None and game.winner is None
         assert diff(snapshot(before), snapshot(game)) == []
+
+
+@pytest.mark.parametrize("ruleset", ["attack", "classic"])
+def test_chance_outcomes_follow_press_odds_capped_at_the_pile(ruleset: str) -> None:
+    """docs/rules.md: "given ``press_odds`` [...] the odds of counts above the pile's size fall
+    on ``fired:len(pile)``"; "``press_odds[k]`` = P(k cards)"; "``()`` the sampled mode"."""
+    odds = [0.1, 0.2, 0.3, 0.4]
+    game = Game.new(ruleset, 3, seed=3, press_odds=odds, options={"empty_launcher": "dry"})
+    sampled = Game.new(ruleset, 3, seed=3, press_odds=())
+    rng = random.Random(3)
+    small_piles = 0
+    for _ in range(3000):
+        if game.is_game_over():
+            break
+        if not game.is_chance_node():
+            move = pick(game, rng)
+            assert move is not None
+            game.play(move)
+            continue
+        size = len(game.pile)
+        expected: dict[int, float] = {}
+        for count, probability in enumerate(odds):
+            expected[min(count, size)] = expected.get(min(count, size), 0.0) + probability
+        got: dict[int, float] = {}
+        for outcome, probability in game.chance_outcomes():
+            assert isinstance(outcome, FiredMove)  # "a list of ``(fired:N, probability)``"
+            got[outcome.count] = probability
+        assert got.keys() == expected.keys()
+        assert all(abs(got[count] - expected[count]) < 1e-12 for count in got)
+        small_piles += size < len(odds) - 1
+        game.play(Move.fired(min(len(odds) - 1, size)))
+    assert small_piles > 0, "the dry launcher never ran low: nothing checked the cap"
+    while not sampled.is_chance_node():
+        sampled.play(sampled.legal_moves()[0] if sampled.pending is not Decision.TURN else "draw")
+    assert sampled.chance_outcomes() == []
+
+
+@pytest.mark.xfail(
+    strict=True,
+    reason="the NotationError for a bad fired:N text says \"'-1' is not a seat number\": "
+    "docs/notation.md says bad text raises a NotationError 'which says what was expected', "
+    "and fired:N takes a count of cards, not a seat",
+)
+@pytest.mark.parametrize("text", ["fired:-1", "fired:1.5"])
+def test_bad_fired_text_says_a_count_was_expected(text: str) -> None:
+    game = Game.new("attack", 3, seed=1)
+    game.play("draw")
+    assert game.is_chance_node()
+    with pytest.raises(NotationError) as error:
+        game.play(text)
+    assert "seat" not in str(error.value)
