@@ -303,7 +303,8 @@ class Game(History, RoundState):
 
     # -- legal moves ----------------------------------------------------------------
     def legal_moves(self) -> list[Move]:
-        """The moves :attr:`decider` may make now (empty when the round or game is over)."""
+        """The moves :attr:`decider` may make now: ``[next-round]`` once a round is over,
+        empty at a chance node (:meth:`chance_outcomes`) and once the game is over."""
         moves = self.legal
         if moves is None:
             if self.pending is _TURN:  # the hot case, without compute_legal's call

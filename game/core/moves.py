@@ -152,7 +152,7 @@ class Move:
     def parse(cls, text: str) -> Move:
         """Read the notation above; raises :class:`~game.core.cards.NotationError`."""
         body, _, by_text = text.strip().partition("@")
-        by = _seat(by_text, text) if by_text else None
+        by = _number(by_text, text) if by_text else None
         name, _, arg = body.partition(":")
         name = name.strip().lower()
         try:
@@ -362,7 +362,8 @@ def _parse_kind(kind: MoveKind, arg: str, by: int | None, text: str) -> Move:
     if kind in (MoveKind.GIVE, MoveKind.PLAY):
         card = Card.parse(arg)
         return GiveMove(card, by=by) if kind is MoveKind.GIVE else PlayMove(card, by=by)
-    return _numbered(kind, _seat(arg, text), by)
+    what = "a count of cards (0 or more)" if kind is MoveKind.FIRED else "a seat number"
+    return _numbered(kind, _number(arg, text, what), by)
 
 
 def _numbered(kind: MoveKind, number: int, by: int | None) -> Move:
@@ -376,9 +377,10 @@ def _numbered(kind: MoveKind, number: int, by: int | None) -> Move:
     return PenalizeMove(number, by=by)
 
 
-def _seat(text: str, whole: str) -> int:
+def _number(text: str, whole: str, what: str = "a seat number") -> int:
+    """The whole number ``text`` of the move ``whole``; ``what`` it stands for, for the error."""
     if not text.strip().isdigit():
-        raise NotationError(f"move {whole!r}: {text!r} is not a seat number")
+        raise NotationError(f"move {whole!r}: {text!r} is not {what}")
     return int(text)
 
 

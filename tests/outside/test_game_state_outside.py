@@ -47,9 +47,9 @@ docstrings ``help()`` shows on public objects.
   plus the moves made (table moves included), in order"; "given ``press_odds`` [...] the odds
   of counts above the pile's size fall on ``fired:len(pile)``".
 
-Two promises were found false (strict xfails below): ``Game.legal_moves``' docstring ("empty
-when the round or game is over") against docs/rules.md's ``[next-round]``, and the
-``NotationError`` of a bad ``fired:N`` text, which says a *seat number* was expected.
+Two promises were found false, and fixed since: ``Game.legal_moves``' docstring ("empty when
+the round or game is over") against docs/rules.md's ``[next-round]``, and the
+``NotationError`` of a bad ``fired:N`` text, which said a *seat number* was expected.
 """
 
 from __future__ import annotations
@@ -983,12 +983,9 @@ def test_outcome_agrees_with_the_state_when_the_game_ends(ruleset: str) -> None:
         )
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="Game.legal_moves' docstring says 'empty when the round or game is over', but once "
-    "a round is over it returns [next-round], as docs/rules.md and docs/notation.md say",
-)
-def test_legal_moves_docstring_empty_when_the_round_is_over() -> None:
+def test_legal_moves_is_next_round_once_the_round_is_over() -> None:
+    """Found by this file: the docstring said "empty when the round or game is over"; it now
+    says what docs/rules.md says, ``[next-round]``."""
     game = Game.new("classic", 2, seed=3, options={"round_turn_limit": 3})
     rng = random.Random(3)
     while not game.is_round_over():
@@ -996,7 +993,7 @@ def test_legal_moves_docstring_empty_when_the_round_is_over() -> None:
         assert move is not None
         game.play(move)
     assert not game.is_game_over()
-    assert game.legal_moves() == []
+    assert [str(m) for m in game.legal_moves()] == ["next-round"]
 
 
 def test_the_copy_and_undo_example_of_docs_rules_md() -> None:
@@ -1144,12 +1141,6 @@ def test_chance_outcomes_follow_press_odds_capped_at_the_pile(ruleset: str) -> N
     assert sampled.chance_outcomes() == []
 
 
-@pytest.mark.xfail(
-    strict=True,
-    reason="the NotationError for a bad fired:N text says \"'-1' is not a seat number\": "
-    "docs/notation.md says bad text raises a NotationError 'which says what was expected', "
-    "and fired:N takes a count of cards, not a seat",
-)
 @pytest.mark.parametrize("text", ["fired:-1", "fired:1.5"])
 def test_bad_fired_text_says_a_count_was_expected(text: str) -> None:
     game = Game.new("attack", 3, seed=1)
