@@ -594,11 +594,12 @@ class Game(History, RoundState):
         return self.ask(_STACK, victim)
 
     def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
-        n = step.number("n", 4)
+        numbers = step.numbers
+        n = numbers.get("n", 4)
         self.stack += n
-        self.stack_reason, self.stack_skips = step.get("reason") or f"draw{n}", True
+        self.stack_reason, self.stack_skips = step.text.get("reason") or f"draw{n}", True
         self.challenge_presses = (
-            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+            (numbers.get("guilty", n), numbers.get("innocent", n + 2)) if can_challenge else None
         )
         return self.ask(_CHALLENGE if can_challenge else _STACK, victim)
 
