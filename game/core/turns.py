@@ -66,14 +66,14 @@ def draw(game: Engine, seat: int) -> None:
 def on_color(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
     game.active_color = color = move.color
-    game.emit("color", player=seat, color=_COLOR_TEXT[color])
+    game.emit("color", {"player": seat, "color": _COLOR_TEXT[color]})
     game.run_effects()
 
 
 def on_target(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, AimMove)  # the only legal kind (checked by play)
     game.target = move.target
-    game.emit("target", player=seat, target=move.target)
+    game.emit("target", {"player": seat, "target": move.target})
     game.run_effects()
 
 
@@ -82,7 +82,7 @@ def on_drawn(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "drawn")
     else:
-        game.emit("pass", player=seat)
+        game.emit("pass", {"player": seat})
         game.pos = seat
         game.after_effects()
 
@@ -91,7 +91,7 @@ def on_play_again(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "play-again", keep_pos=True)
     else:
-        game.emit("pass", player=seat)
+        game.emit("pass", {"player": seat})
         game.run_effects()
 
 
@@ -101,7 +101,7 @@ def on_give(game: Engine, move: Move, seat: int) -> None:
     card = move.card
     game.hands[seat].remove(card)
     game.hands[receiver].append(card)
-    game.emit("give", player=seat, to=receiver, card=card.code)
+    game.emit("give", {"player": seat, "to": receiver, "card": card.code})
     game.hand_shrank(seat)
     game.run_effects()
 
@@ -112,7 +112,7 @@ def on_stack(game: Engine, move: Move, seat: int) -> None:
         game.play_card(seat, move.card, "stack")
         return
     total, game.stack = game.stack, 0
-    game.emit("take", player=seat, presses=total)
+    game.emit("take", {"player": seat, "presses": total})
     if game.stack_skips:
         game.pos = seat
         game.queue.appendleft(skipped_step(seat, "take"))
@@ -129,7 +129,7 @@ def on_challenge(game: Engine, move: Move, seat: int) -> None:
     game.challenge_presses = None
     total, game.stack = game.stack, 0
     if isinstance(move, AcceptMove):
-        game.emit("accept", player=seat)
+        game.emit("accept", {"player": seat})
         game.pos = seat
         game.queue.appendleft(skipped_step(seat, "accept"))
         waiting = game.presses(seat, total, game.stack_reason)
@@ -144,10 +144,12 @@ def resolve_challenge(game: Engine, seat: int, guilty_n: int, innocent_n: int) -
     accused = game.actor
     game.emit(
         "challenge",
-        player=seat,
-        accused=accused,
-        guilty=game.guilty,
-        hand=[c.code for c in game.hands[accused]],
+        {
+            "player": seat,
+            "accused": accused,
+            "guilty": game.guilty,
+            "hand": [c.code for c in game.hands[accused]],
+        },
     )
     if game.guilty:
         return game.presses(accused, guilty_n, "challenge")
@@ -201,7 +203,7 @@ def discard_color(game: Engine) -> None:
     if dumped:
         hand[:] = [c for c in hand if c.color is not color]
         game.discard[-1:-1] = dumped
-        game.emit("discard", player=actor, cards=[c.code for c in dumped])
+        game.emit("discard", {"player": actor, "cards": [c.code for c in dumped]})
         game.hand_shrank(actor)
 
 
@@ -212,7 +214,7 @@ def rotate(game: Engine) -> None:
     for seat in game.seats_in_play:
         hands[game.next_seat(seat)] = old[seat]
     game.uno_open = None
-    game.emit("rotate", direction=game.direction, seats=game.seats_in_play)
+    game.emit("rotate", {"direction": game.direction, "seats": game.seats_in_play})
 
 
 # -- out-of-turn moves -----------------------------------------------------------------
@@ -226,7 +228,7 @@ def play_table(game: Engine, move: Move) -> None:
     game.legal = None
     if isinstance(move, CatchMove):
         game.uno_open = None
-        game.emit("uno", player=move.seat, by=move.by, caught=True)
+        game.emit("uno", {"player": move.seat, "by": move.by, "caught": True})
         penalty = int(game.ruleset.options["uno_penalty"])
         game.presses(move.seat, penalty, "uno-penalty", then="resume")
     elif isinstance(move, PlayMove) and move.by is not None:  # a jump-in
@@ -235,7 +237,7 @@ def play_table(game: Engine, move: Move) -> None:
         game.play_card(move.by, move.card, "jump-in")
     else:  # uno: the only other table move
         game.uno_called = True
-        game.emit("uno", player=game.uno_open, by=game.uno_open, caught=False)
+        game.emit("uno", {"player": game.uno_open, "by": game.uno_open, "caught": False})
 
 
 def penalize(game: Engine, move: PenalizeMove) -> None:
@@ -353,7 +355,7 @@ def maybe_reload(game: Engine) -> None:
         shuffle(game.chance, cards)
         set_pile(game, cards)
         # which cards went in is public (the discard pile); their shuffled order is secret
-        game.emit("reload", cards=[c.code for c in sorted(cards, key=sort_key)])
+        game.emit("reload", {"cards": [c.code for c in sorted(cards, key=sort_key)]})
 
 
 def set_pile(game: Engine, cards: Sequence[Card]) -> None:
