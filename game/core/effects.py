@@ -85,9 +85,10 @@ class EffectContext(Protocol):
         """Log an event of type ``kind``: ``fields`` in their order, after ``type``.
 
         The fields come as one dict, not keywords: a call with keywords is not specialised
-        by CPython 3.11 and costs about 1,500 instructions more (docs/performance.md,
-        helper ``effects``); the event dict is written from it when the log is read.
+        by CPython 3.11 and costs about 500 instructions more (docs/performance.md, helper
+        ``effects``); the event's dict is written from it when the log is read.
         """
+
     def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool: ...
     def discard_color(self) -> None: ...
     def trade(self, seat: int, other: int) -> None: ...

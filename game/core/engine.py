@@ -543,7 +543,8 @@ class Game(History, RoundState):
 
         ``then`` says how to carry on once they are done: ``run`` the rest of the
         card's effect, finish a ``draw``, or ``resume`` the decision an out-of-turn
-        penalty interrupted.
+        penalty interrupted. A player's draw sets the same fields itself
+        (:func:`game.core.turns.draw`: docs/performance.md, helper ``effects``).
         """
         if presses <= 0:
             return False

@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 
 _COLOR_TEXT = {c: c.value for c in Color}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
-_DRAWN = Decision.DRAWN  # a module name: an enum member off its class is slow (3.11)
+# module names: an enum member off its class is slow (3.11)
+_DRAWN, _PRESS = Decision.DRAWN, Decision.PRESS
 
 
 # -- decisions: one handler per Decision, for a move already checked legal ------------------
@@ -53,14 +54,24 @@ def on_turn(game: Engine, move: Move, seat: int) -> None:
 
 
 def draw(game: Engine, seat: int) -> None:
-    """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
+    """``seat`` draws: presses once, or until a playable card (``draw_until_playable``).
+
+    The draw's chance node is set here, field by field, not through :meth:`Game.presses`
+    (whose other work a draw never needs: at least one press, no decision to resume): that
+    call, with its keywords, was 0.9 % of a hand's instructions (docs/performance.md,
+    helper ``effects``). The fields are the ones ``presses`` sets.
+    """
     game.event_log.add((draw_event, seat))
     game.last_volley = ()
     game.drawer = seat
     game.drawn_cards = game.draw_empties = 0
-    presses = game.rules.draw_presses
-    until = "playable" if presses > 1 else "count"
-    game.presses(seat, presses, "draw", until=until, then="draw")
+    presses = game.rules.draw_presses  # at least 1
+    game.due_seat, game.due_presses, game.due_reason = seat, presses, "draw"
+    game.due_until, game.then = "playable" if presses > 1 else "count", "draw"
+    if not game.pile:
+        maybe_reload(game)
+    game.pending, game.decider = _PRESS, seat
+    game.legal = None
 
 
 def on_color(game: Engine, move: Move, seat: int) -> None:
