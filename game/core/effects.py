@@ -85,7 +85,7 @@ class EffectContext(Protocol):
         """Log an event of type ``kind``: ``fields`` in their order, after ``type``.
 
         The fields come as one dict, not keywords: a call with keywords is not specialised
-        by CPython 3.11 and costs about 500 instructions more (docs/performance.md, helper
+        by CPython 3.11 and costs some 300-500 instructions more (docs/performance.md, helper
         ``effects``); the event's dict is written from it when the log is read.
         """
 
