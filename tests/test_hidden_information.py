@@ -287,7 +287,7 @@ def test_the_sample_keeps_what_the_seat_was_given(ruleset: str) -> None:
     card = game.hands[seat][0]
     game.hands[seat].remove(card)
     game.hands[receiver].append(card)
-    game.emit("give", player=seat, to=receiver, card=card.code)
+    game.emit("give", {"player": seat, "to": receiver, "card": card.code})
     for k in range(20):
         twin = game.resample_from_infostate(seat, random.Random(k))
         assert card in twin.hands[receiver]

@@ -81,7 +81,14 @@ class EffectContext(Protocol):
     def may_play_again(self, seat: int) -> bool: ...
     def ask(self, decision: Decision, seat: int) -> bool: ...
     def presses(self, seat: int, presses: int, reason: str, *, until: str = "count") -> bool: ...
-    def emit(self, kind: str, **fields: Any) -> None: ...
+    def emit(self, kind: str, fields: Mapping[str, Any]) -> None:
+        """Log an event of type ``kind``: ``fields`` in their order, after ``type``.
+
+        The fields come as one dict, not keywords: a call with keywords is not specialised
+        by CPython 3.11 and costs some 300-500 instructions more (docs/performance.md, helper
+        ``effects``); the event's dict is written from it when the log is read.
+        """
+
     def stack_on(self, victim: int, total: int, reason: str, *, skips: bool) -> bool: ...
     def discard_color(self) -> None: ...
     def trade(self, seat: int, other: int) -> None: ...
@@ -112,7 +119,7 @@ def _victim(ctx: EffectContext, who: str) -> int:
 
 
 def choose_color(ctx: EffectContext, step: Step) -> bool:
-    if step.get("who") == "next":
+    if step.text.get("who") == "next":
         return ctx.ask(_COLOR, ctx.next_seat(ctx.actor))
     if ctx.actor_out():
         return False
@@ -121,13 +128,13 @@ def choose_color(ctx: EffectContext, step: Step) -> bool:
 
 def skip(ctx: EffectContext, step: Step) -> bool:
     ctx.pos = skipped_seat = ctx.next_seat(ctx.pos)  # one read of the pointer, one write
-    ctx.emit("skip", player=skipped_seat)
+    ctx.emit("skip", {"player": skipped_seat})
     return False
 
 
 def reverse(ctx: EffectContext, step: Step) -> bool:
     ctx.direction = direction = -ctx.direction
-    ctx.emit("reverse", direction=direction)
+    ctx.emit("reverse", {"direction": direction})
     if ctx.players_in == 2:
         return skip(ctx, step)
     ctx.pos = ctx.actor
@@ -146,9 +153,9 @@ def play_again(ctx: EffectContext, step: Step) -> bool:
 
 
 def hit(ctx: EffectContext, step: Step) -> bool:
-    n = step.number("n", 1)
-    who = step.get("who", "next")
-    reason = step.get("reason") or f"hit{n}"
+    n = step.numbers.get("n", 1)
+    who = step.text.get("who", "next")
+    reason = step.text.get("reason") or f"hit{n}"
     if who == "self":
         if ctx.actor_out():
             return False
@@ -165,11 +172,11 @@ def hit(ctx: EffectContext, step: Step) -> bool:
 def draw(ctx: EffectContext, step: Step) -> bool:
     if ctx.actor_out():
         return False
-    return ctx.presses(ctx.actor, step.number("n", 1), step.get("reason") or "draw")
+    return ctx.presses(ctx.actor, step.numbers.get("n", 1), step.text.get("reason") or "draw")
 
 
 def target(ctx: EffectContext, step: Step) -> bool:
-    if ctx.actor_out() and not any(s.get("who") == "target" for s in ctx.queue):
+    if ctx.actor_out() and not any(s.text.get("who") == "target" for s in ctx.queue):
         return False
     return ctx.ask(_TARGET, ctx.actor)
 
@@ -184,13 +191,13 @@ def trade_hands(ctx: EffectContext, step: Step) -> bool:
     if other is None or ctx.actor_out():
         return False
     ctx.trade(ctx.actor, other)
-    ctx.emit("trade", player=ctx.actor, target=other)
+    ctx.emit("trade", {"player": ctx.actor, "target": other})
     return False
 
 
 def everyone_hits(ctx: EffectContext, step: Step) -> bool:
-    n = str(step.number("n", 1))
-    reason = step.get("reason") or "all-hit"
+    n = str(step.numbers.get("n", 1))
+    reason = step.text.get("reason") or "all-hit"
     actor = ctx.actor
     seats = []
     seat = ctx.left_seat(actor)
@@ -204,13 +211,13 @@ def everyone_hits(ctx: EffectContext, step: Step) -> bool:
 
 def press_seat(ctx: EffectContext, step: Step) -> bool:
     """Internal: one seat of an ``everyone_hits`` presses (each press a chance move)."""
-    return ctx.presses(int(step.get("seat")), step.number("n", 1), step.get("reason"))
+    return ctx.presses(step.numbers["seat"], step.numbers.get("n", 1), step.text.get("reason", ""))
 
 
 def hit_until_fire(ctx: EffectContext, step: Step) -> bool:
-    victim = _victim(ctx, step.get("who", "next"))
+    victim = _victim(ctx, step.text.get("who", "next"))
     cap = int(ctx.options["hit_fire_cap"])
-    return ctx.presses(victim, cap, step.get("reason") or "hit-fire", until="fire")
+    return ctx.presses(victim, cap, step.text.get("reason") or "hit-fire", until="fire")
 
 
 def pass_card(ctx: EffectContext, step: Step) -> bool:
@@ -228,8 +235,8 @@ def rotate_hands(ctx: EffectContext, step: Step) -> bool:
 
 def challenge(ctx: EffectContext, step: Step) -> bool:
     victim = ctx.next_seat(ctx.pos)
-    n = step.number("n", 4)
-    reason = step.get("reason") or f"draw{n}"
+    n = step.numbers.get("n", 4)
+    reason = step.text.get("reason") or f"draw{n}"
     stackable = ctx.can_stack() and ctx.may_stack(victim)
     options = ctx.options
     can_challenge = (
@@ -258,7 +265,7 @@ def skipped_step(seat: int, reason: str) -> Step:
 
 
 def skipped(ctx: EffectContext, step: Step) -> bool:
-    ctx.emit("skip", player=int(step.get("seat")), reason=step.get("reason"))
+    ctx.emit("skip", {"player": step.numbers["seat"], "reason": step.text.get("reason", "")})
     return False
 
 
@@ -269,7 +276,7 @@ def custom(ctx: EffectContext, step: Step) -> bool:
 
 def dealer_starts_reversed(ctx: EffectContext, step: Step) -> bool:
     ctx.direction = -1
-    ctx.emit("reverse", direction=-1)
+    ctx.emit("reverse", {"direction": -1})
     ctx.pos = ctx.left_seat(ctx.actor)  # the dealer is "next" after the player on the left
     return False
 

@@ -544,7 +544,8 @@ class Game(History, RoundState):
 
         ``then`` says how to carry on once they are done: ``run`` the rest of the
         card's effect, finish a ``draw``, or ``resume`` the decision an out-of-turn
-        penalty interrupted.
+        penalty interrupted. A player's draw sets the same fields itself
+        (:func:`game.core.turns.draw`: docs/performance.md, helper ``effects``).
         """
         if presses <= 0:
             return False
@@ -558,11 +559,12 @@ class Game(History, RoundState):
         self.legal = None
         return True
 
-    def emit(self, kind: str, **fields: Any) -> None:
+    def emit(self, kind: str, fields: Mapping[str, Any]) -> None:
         """Log an event of type ``kind`` with ``fields``, in their order, after ``type``.
 
         The steps of every turn (a play, a draw, a press, a decision) add their records to
-        :attr:`event_log` themselves (game.core.eventlog); this is the keyword form for the rest.
+        :attr:`event_log` themselves (game.core.eventlog); this is the form for the rest. The
+        fields come as a dict, never keywords (:meth:`EffectContext.emit` says why).
         """
         self.event_log.add((fields_event, kind, fields))
 
@@ -595,11 +597,12 @@ class Game(History, RoundState):
         return self.ask(_STACK, victim)
 
     def challenge(self, victim: int, step: Step, can_challenge: bool) -> bool:
-        n = step.number("n", 4)
+        numbers = step.numbers
+        n = numbers.get("n", 4)
         self.stack += n
-        self.stack_reason, self.stack_skips = step.get("reason") or f"draw{n}", True
+        self.stack_reason, self.stack_skips = step.text.get("reason") or f"draw{n}", True
         self.challenge_presses = (
-            (step.number("guilty", n), step.number("innocent", n + 2)) if can_challenge else None
+            (numbers.get("guilty", n), numbers.get("innocent", n + 2)) if can_challenge else None
         )
         return self.ask(_CHALLENGE if can_challenge else _STACK, victim)
 

@@ -166,7 +166,7 @@ def would_be_guilty(
     others = list(hand)
     others.remove(card)
     # loops, not any() over a generator: a generator is a frame of its own (CPython 3.11)
-    if step.get("test", "color") == "color":
+    if step.text.get("test", "color") == "color":
         if active is not None:
             for other in others:
                 if other.color is active:

@@ -9,7 +9,7 @@ legal, round and effects at the bottom, this protocol, the step functions over i
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from typing import TYPE_CHECKING, Any, Protocol
 
 from game.core.round import RoundState
@@ -78,7 +78,7 @@ class Engine(RoundState, Protocol):
     def can_stack(self) -> bool: ...
 
     # -- engine steps ---------------------------------------------------------------------
-    def emit(self, kind: str, **fields: Any) -> None: ...
+    def emit(self, kind: str, fields: Mapping[str, Any]) -> None: ...
     def ask(self, decision: Decision, seat: int) -> bool: ...
     def presses(
         self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"

@@ -176,7 +176,7 @@ def start_game(game: Engine) -> None:
     header = (rules, tuple(game.names), game.launcher_name, game.rules.deck_codes)
     game.event_log.add((game_start_event, *header))  # all immutable: written when read
     dealer, turned, rounds = first_dealer(rules.deck, game.chance, game.num_players)
-    game.emit("dealer", seat=dealer, turned=turned, rounds=rounds)
+    game.emit("dealer", {"seat": dealer, "turned": turned, "rounds": rounds})
     deal(game, list(rules.deck), dealer)
 
 
@@ -288,15 +288,17 @@ def end_round(game: Engine, winner: int | None) -> None:
         game.in_play = tuple(s for s, out in enumerate(game.eliminated) if not out)
     game.emit(
         "round_end",
-        round=game.round_number,
-        winner=winner,
-        reason="out" if winner is not None else "turn-limit",
-        held=held,
-        gained=gained,
-        scores=list(scores),
-        hands=[[c.code for c in hand] for hand in game.hands],
-        turns=game.turns,
-        eliminated=knocked,
+        {
+            "round": game.round_number,
+            "winner": winner,
+            "reason": "out" if winner is not None else "turn-limit",
+            "held": held,
+            "gained": gained,
+            "scores": list(scores),
+            "hands": [[c.code for c in hand] for hand in game.hands],
+            "turns": game.turns,
+            "eliminated": knocked,
+        },
     )
     game.legal = None
     game.decider = -1
@@ -306,4 +308,4 @@ def end_round(game: Engine, winner: int | None) -> None:
         return
     game.winner = champion
     game.pending = Decision.GAME_OVER
-    game.emit("game_end", winner=champion, scores=list(scores), rounds=game.round_number)
+    game.emit("game_end", {"winner": champion, "scores": list(scores), "rounds": game.round_number})

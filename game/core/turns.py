@@ -41,7 +41,8 @@ if TYPE_CHECKING:
 
 _COLOR_TEXT = {c: c.value for c in Color}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
-_DRAWN = Decision.DRAWN  # a module name: an enum member off its class is slow (3.11)
+# module names: an enum member off its class is slow (3.11)
+_DRAWN, _PRESS = Decision.DRAWN, Decision.PRESS
 
 
 # -- decisions: one handler per Decision, for a move already checked legal ------------------
@@ -53,27 +54,37 @@ def on_turn(game: Engine, move: Move, seat: int) -> None:
 
 
 def draw(game: Engine, seat: int) -> None:
-    """``seat`` draws: presses once, or until a playable card (``draw_until_playable``)."""
+    """``seat`` draws: presses once, or until a playable card (``draw_until_playable``).
+
+    The draw's chance node is set here, field by field, not through :meth:`Game.presses`
+    (whose other work a draw never needs: at least one press, no decision to resume): that
+    call, with its keywords, was 0.9 % of a hand's instructions (docs/performance.md,
+    helper ``effects``). The fields are the ones ``presses`` sets.
+    """
     game.event_log.add((draw_event, seat))
     game.last_volley = ()
     game.drawer = seat
     game.drawn_cards = game.draw_empties = 0
-    presses = game.rules.draw_presses
-    until = "playable" if presses > 1 else "count"
-    game.presses(seat, presses, "draw", until=until, then="draw")
+    presses = game.rules.draw_presses  # at least 1
+    game.due_seat, game.due_presses, game.due_reason = seat, presses, "draw"
+    game.due_until, game.then = "playable" if presses > 1 else "count", "draw"
+    if not game.pile:
+        maybe_reload(game)
+    game.pending, game.decider = _PRESS, seat
+    game.legal = None
 
 
 def on_color(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
     game.active_color = color = move.color
-    game.emit("color", player=seat, color=_COLOR_TEXT[color])
+    game.emit("color", {"player": seat, "color": _COLOR_TEXT[color]})
     game.run_effects()
 
 
 def on_target(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, AimMove)  # the only legal kind (checked by play)
     game.target = move.target
-    game.emit("target", player=seat, target=move.target)
+    game.emit("target", {"player": seat, "target": move.target})
     game.run_effects()
 
 
@@ -82,7 +93,7 @@ def on_drawn(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "drawn")
     else:
-        game.emit("pass", player=seat)
+        game.emit("pass", {"player": seat})
         game.pos = seat
         game.after_effects()
 
@@ -91,7 +102,7 @@ def on_play_again(game: Engine, move: Move, seat: int) -> None:
     if isinstance(move, PlayMove):
         game.play_card(seat, move.card, "play-again", keep_pos=True)
     else:
-        game.emit("pass", player=seat)
+        game.emit("pass", {"player": seat})
         game.run_effects()
 
 
@@ -101,7 +112,7 @@ def on_give(game: Engine, move: Move, seat: int) -> None:
     card = move.card
     game.hands[seat].remove(card)
     game.hands[receiver].append(card)
-    game.emit("give", player=seat, to=receiver, card=card.code)
+    game.emit("give", {"player": seat, "to": receiver, "card": card.code})
     game.hand_shrank(seat)
     game.run_effects()
 
@@ -112,7 +123,7 @@ def on_stack(game: Engine, move: Move, seat: int) -> None:
         game.play_card(seat, move.card, "stack")
         return
     total, game.stack = game.stack, 0
-    game.emit("take", player=seat, presses=total)
+    game.emit("take", {"player": seat, "presses": total})
     if game.stack_skips:
         game.pos = seat
         game.queue.appendleft(skipped_step(seat, "take"))
@@ -129,7 +140,7 @@ def on_challenge(game: Engine, move: Move, seat: int) -> None:
     game.challenge_presses = None
     total, game.stack = game.stack, 0
     if isinstance(move, AcceptMove):
-        game.emit("accept", player=seat)
+        game.emit("accept", {"player": seat})
         game.pos = seat
         game.queue.appendleft(skipped_step(seat, "accept"))
         waiting = game.presses(seat, total, game.stack_reason)
@@ -144,10 +155,12 @@ def resolve_challenge(game: Engine, seat: int, guilty_n: int, innocent_n: int) -
     accused = game.actor
     game.emit(
         "challenge",
-        player=seat,
-        accused=accused,
-        guilty=game.guilty,
-        hand=[c.code for c in game.hands[accused]],
+        {
+            "player": seat,
+            "accused": accused,
+            "guilty": game.guilty,
+            "hand": [c.code for c in game.hands[accused]],
+        },
     )
     if game.guilty:
         return game.presses(accused, guilty_n, "challenge")
@@ -201,7 +214,7 @@ def discard_color(game: Engine) -> None:
     if dumped:
         hand[:] = [c for c in hand if c.color is not color]
         game.discard[-1:-1] = dumped
-        game.emit("discard", player=actor, cards=[c.code for c in dumped])
+        game.emit("discard", {"player": actor, "cards": [c.code for c in dumped]})
         game.hand_shrank(actor)
 
 
@@ -212,7 +225,7 @@ def rotate(game: Engine) -> None:
     for seat in game.seats_in_play:
         hands[game.next_seat(seat)] = old[seat]
     game.uno_open = None
-    game.emit("rotate", direction=game.direction, seats=game.seats_in_play)
+    game.emit("rotate", {"direction": game.direction, "seats": game.seats_in_play})
 
 
 # -- out-of-turn moves -----------------------------------------------------------------
@@ -226,7 +239,7 @@ def play_table(game: Engine, move: Move) -> None:
     game.legal = None
     if isinstance(move, CatchMove):
         game.uno_open = None
-        game.emit("uno", player=move.seat, by=move.by, caught=True)
+        game.emit("uno", {"player": move.seat, "by": move.by, "caught": True})
         penalty = int(game.ruleset.options["uno_penalty"])
         game.presses(move.seat, penalty, "uno-penalty", then="resume")
     elif isinstance(move, PlayMove) and move.by is not None:  # a jump-in
@@ -235,7 +248,7 @@ def play_table(game: Engine, move: Move) -> None:
         game.play_card(move.by, move.card, "jump-in")
     else:  # uno: the only other table move
         game.uno_called = True
-        game.emit("uno", player=game.uno_open, by=game.uno_open, caught=False)
+        game.emit("uno", {"player": game.uno_open, "by": game.uno_open, "caught": False})
 
 
 def penalize(game: Engine, move: PenalizeMove) -> None:
@@ -353,7 +366,7 @@ def maybe_reload(game: Engine) -> None:
         shuffle(game.chance, cards)
         set_pile(game, cards)
         # which cards went in is public (the discard pile); their shuffled order is secret
-        game.emit("reload", cards=[c.code for c in sorted(cards, key=sort_key)])
+        game.emit("reload", {"cards": [c.code for c in sorted(cards, key=sort_key)]})
 
 
 def set_pile(game: Engine, cards: Sequence[Card]) -> None:

@@ -394,7 +394,7 @@ class Referee:
             )
         return False
 
-    def emit(self, kind: str, **fields: Any) -> None:
+    def emit(self, kind: str, fields: Mapping[str, Any]) -> None:
         if kind == "skip":
             who = self.name(fields["player"])
             self.announce(f"{who} {'are' if who == 'You' else 'is'} skipped.")
