@@ -201,7 +201,7 @@ class UnoAttackState(pyspiel.State):
         hands = " / ".join(
             " ".join(c.code for c in table.game.hand(s)) for s in range(table.players)
         )
-        return f"{table} [{hands}] pile={len(table.game.round.pile)} seed={table.seed}"
+        return f"{table} [{hands}] pile={len(table.game.pile)} seed={table.seed}"
 
 
 class UnoAttackObserver:

@@ -236,13 +236,13 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
 
     @staticmethod
     def describe(table: Table) -> str:
-        state = table.game.round
+        game = table.game
         lines = [table.observation_string(seat) for seat in range(table.players)]
         if not table.is_terminal():
             names = [table.actions.name(a) for a in table.legal_actions()]
-            lines.append(f"P{table.actor} ({state.pending.value}) may: {' '.join(names)}")
+            lines.append(f"P{table.actor} ({game.pending.value}) may: {' '.join(names)}")
         else:
-            lines.append(f"round over, winner: {state.round_winner}")
+            lines.append(f"round over, winner: {game.round_winner}")
         return "\n".join(lines)
 
     # -- helpers --------------------------------------------------------------------------

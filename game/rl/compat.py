@@ -73,7 +73,7 @@ def press_outcomes(game: Game, profile: Profile | None, press: PressState) -> Pr
     hundreds of times a round and the distribution depends on nothing else. For a draw pile
     and an i.i.d. profile these are the outcomes ``Game.chance_outcomes()`` lists.
     """
-    loaded = len(game.round.pile)
+    loaded = len(game.pile)
     if profile is None:
         return _PILE[min(loaded, 1)]
     limit = _LIMITS.get(id(profile))
