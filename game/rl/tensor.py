@@ -22,7 +22,7 @@ chance node's actor, nobody open to UNO) writes its 1 to a scratch float past th
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Iterable, Mapping
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -252,23 +252,22 @@ class SeatTensor:
 class SeatMask:
     """One seat's action mask as int8 bytes, rewritten only where the legal ids changed."""
 
-    __slots__ = ("raw", "array", "ids", "legal")
+    __slots__ = ("raw", "array", "legal")
 
     def __init__(self, size: int) -> None:
         self.raw = bytearray(size)
         self.array = np.frombuffer(self.raw, _INT8)
-        #: The ids set to 1, and the legal-move dict they came from (compared by identity).
-        self.ids: Sequence[int] = ()
-        self.legal: object = None
+        #: The ids set to 1: the legal-move dict they came from (compared by identity).
+        self.legal: Iterable[int] = ()
 
     def show(self, legal: Iterable[int]) -> None:
-        """Set exactly the ids of ``legal`` (the table's legal dict: a new one a decision)."""
+        """Set exactly the ids of ``legal`` (the table's legal dict, a new one a decision
+        and not changed after: it is kept as the ids shown)."""
         if legal is self.legal:
             return
         raw = self.raw
-        for action in self.ids:
+        for action in self.legal:
             raw[action] = 0
-        ids = tuple(legal)
-        for action in ids:
+        for action in legal:
             raw[action] = 1
-        self.ids, self.legal = ids, legal
+        self.legal = legal
