@@ -148,8 +148,10 @@ class Table:
         #: for and then kept up to date (:mod:`game.rl.tensor`).
         self._seat_tensors: list[SeatTensor | None] = [None] * (2 * spec.players)
         self._seat_masks: list[SeatMask | None] = [None] * spec.players
-        #: The seat UNO is open to, found when the decider is (_ASK: ask the game).
+        #: The seat UNO is open to, found when the decider is (_ASK: ask the game), and
+        #: the game's pending decision (both as :meth:`_settle` last saw them).
         self._uno: int | None = _ASK
+        self._pending = Decision.TURN
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
         self.offering = False
@@ -292,7 +294,11 @@ class Table:
             tensor = self._seat_tensors[index] = SeatTensor(self._layout, seat, private)
         uno = self._uno
         tensor.refresh(
-            self.game, self.actor, self.game.uno_pending if uno == _ASK else uno, self.plays
+            self.game,
+            self.actor,
+            self._pending,
+            self.game.uno_pending if uno == _ASK else uno,
+            self.plays,
         )
         return tensor
 
@@ -368,7 +374,7 @@ class Table:
         self._legal = None
         game = self.game
         while True:
-            pending = game.pending
+            pending = self._pending = game.pending
             if pending is not _PRESS:
                 if pending in _DONE:
                     self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False

@@ -152,9 +152,12 @@ class SeatTensor:
         #: (the scratch float at first: the floats are all zero).
         self.hot = [layout.scratch] * 6
 
-    def refresh(self, game: Game, actor: int, uno: int | None, plays: list[int]) -> None:
+    def refresh(
+        self, game: Game, actor: int, pending: Decision, uno: int | None, plays: list[int]
+    ) -> None:
         """Bring the floats up to ``game``'s state. ``actor``: the table's (negative at
-        chance and terminal nodes); ``uno``: the seat UNO is open to; ``plays``: the table's
+        chance and terminal nodes); ``pending``: the game's pending decision (the table
+        has read it); ``uno``: the seat UNO is open to; ``plays``: the table's
         play log (one ``seat * faces + face`` a play; it only grows: a copy of the table
         makes new tensors). Each field is compared with the value it shows, by identity
         where it can (cards, colours and decisions are interned; a Decision hashes through
@@ -192,7 +195,6 @@ class SeatTensor:
             self.uno = uno
             at = layout.scratch if uno is None else layout.uno + (uno - seat) % n
             f[hot[4]], f[at], hot[4] = 0.0, 1.0, at
-        pending = game.pending
         if pending is not self.pending:
             self.pending, at = pending, layout.decision_at[pending]
             f[hot[5]], f[at], hot[5] = 0.0, 1.0, at
