@@ -46,7 +46,8 @@ from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 
 #: Who acts at a chance node / after the end (OpenSpiel's PlayerId values).
 CHANCE, TERMINAL = -1, -4
-_DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
+#: The round's end, tested by identity (``in`` a tuple compares a StrEnum member by ``==``).
+_ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _DECISIONS = tuple(Decision)
 _PRESS = Decision.PRESS
 #: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
@@ -283,8 +284,17 @@ class Table:
 
     def tensor_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
         """:meth:`information_state_tensor` and :meth:`action_mask` of ``seat`` in one call
-        (an RL environment's observation each step; a call costs about 350 instructions)."""
-        return self._seat_tensor(seat, True).array.copy(), self.action_mask(seat)
+        (an RL environment's observation each step; a call costs about 350 instructions,
+        so the mask's lines are :meth:`action_mask`'s, not a call to it)."""
+        mask = self._seat_masks[seat]
+        if mask is None:
+            mask = self._seat_masks[seat] = SeatMask(self._actions.size)
+        if seat == self.actor:
+            legal = self._legal
+            mask.show(self.legal() if legal is None else legal)
+        else:
+            mask.show(())
+        return self._seat_tensor(seat, True).array.copy(), mask.array.copy()
 
     def _seat_tensor(self, seat: int, private: bool) -> SeatTensor:
         """``seat``'s kept tensor, brought up to the table's state."""
@@ -376,7 +386,7 @@ class Table:
         while True:
             pending = self._pending = game.pending
             if pending is not _PRESS:
-                if pending in _DONE:
+                if pending is _ROUND_OVER or pending is _GAME_OVER:
                     self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False
                     self._uno = _ASK
                     return
@@ -464,7 +474,9 @@ _FIRED = tuple(fired(count) for count in range(64))
 _ASK = -2
 
 
+@functools.cache
 def _layout(spec: TableSpec) -> TensorLayout:
+    """The tensor layout of ``spec`` (once per spec: its key hashes every card of the deck)."""
     rules = spec.rules
     return TensorLayout.of(tuple(spec.actions.cards), frozenset(rules.deck), spec.players)
 
