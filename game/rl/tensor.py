@@ -238,11 +238,13 @@ class SeatTensor:
                 out.append(played)
         else:
             k = len(shown)
-            if hand[:k] == shown:
+            # no card drawn (the common case: a play) needs no slices
+            if hand == shown if len(hand) == k else hand[:k] == shown:
                 for played in out:
                     f[played] -= 1.0
-                for card in hand[k:]:
-                    f[face[card]] += 1.0
+                if len(hand) > k:
+                    for card in hand[k:]:
+                        f[face[card]] += 1.0
                 self.hand = hand[:]
                 return
         f[:n_faces] = layout.no_hand
