@@ -7,8 +7,8 @@ its mask as bytes (:class:`SeatMask`), writes only the fields that changed since
 last shown, and hands out a copy (``ndarray.copy``: about 1,900 instructions, the cheapest
 fresh numpy array there is; ``frombuffer`` is about 3,000 and ``astype`` 4,100 more). A
 float is written through a ``memoryview`` cast to ``"f"`` (about 300 instructions; a numpy
-item write is 570, a ``bytearray`` slice write 1,800). docs/rl.md, "Why the step is written
-this way", has the measurements.
+item write is 570, a ``bytearray`` slice write 1,800). docs/rl.md, "7 December 2026 (helper
+``rl``, second pass)", has the measurements.
 
 The layout (docs/rl.md, the tensor fields; ``n`` players, ``F`` card faces), in floats:
 the seat's hand by face (``F``), the top card (``F``, one-hot), the active colour (4),
@@ -160,8 +160,8 @@ class SeatTensor:
         has read it); ``uno``: the seat UNO is open to; ``plays``: the table's
         play log (one ``seat * faces + face`` a play; it only grows: a copy of the table
         makes new tensors). Each field is compared with the value it shows, by identity
-        where it can (cards, colours and decisions are interned; a Decision hashes through
-        Python code), and only a changed one is looked up and written.
+        where it can (cards, colours and decisions are interned), and only a changed one
+        is looked up and written.
         """
         layout, f, seat, hot = self.layout, self.floats, self.seat, self.hot
         n = layout.players
