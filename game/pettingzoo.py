@@ -173,7 +173,8 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         table = self.table
         if table is None:
             raise RuntimeError("call reset() before using the environment")
-        self._cumulative_rewards[agent] = 0.0
+        # the acting agent's cumulative reward is 0 already: every reward is 0 until the
+        # round ends, and then every agent is done (PettingZoo zeroes it here)
         table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
         if table.actor == CHANCE:
             table.press_until_a_seat_acts(self._uniform)
@@ -207,11 +208,8 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         elif table is None:
             raise RuntimeError("call reset() before using the environment")
         else:
-            seat = self._seat[agent]
-            observation = {
-                "observation": table.information_state_tensor(seat),
-                "action_mask": table.action_mask(seat),
-            }
+            tensor, mask = table.tensor_and_mask(self._seat[agent])
+            observation = {"observation": tensor, "action_mask": mask}
         return (
             observation,
             self._cumulative_rewards[agent],

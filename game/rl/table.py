@@ -23,9 +23,6 @@ from __future__ import annotations
 
 import dataclasses
 import functools
-import struct
-import sys
-from array import array
 from bisect import bisect_right
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass
@@ -45,14 +42,14 @@ from game.core.rulesets import Ruleset, load_ruleset
 from game.play.driver import fired
 from game.rl import compat
 from game.rl.actions import ActionSpace
+from game.rl.tensor import SeatMask, SeatTensor, TensorLayout
 from launcher.profiles import DEFAULT_PROFILE, Profile, load_profile
 
 #: Who acts at a chance node / after the end (OpenSpiel's PlayerId values).
 CHANCE, TERMINAL = -1, -4
-_DONE = (Decision.ROUND_OVER, Decision.GAME_OVER)
+#: The round's end, tested by identity (``in`` a tuple compares a StrEnum member by ``==``).
+_ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _DECISIONS = tuple(Decision)
-_DECISION_INDEX = {decision: i for i, decision in enumerate(_DECISIONS)}
-_COLOR_INDEX = {color: i for i, color in enumerate(COLORS)}
 _PRESS = Decision.PRESS
 #: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
 _INT_MAX = 2**31 - 1
@@ -139,20 +136,24 @@ class Table:
         #: Seats that waited in the current offer of out-of-turn moves.
         self.declined: set[int] = set()
         self._actions = spec.actions
-        self._tensors = _TensorLayout.of(spec)
+        self._layout = _layout(spec)
         #: The moves made, each (events before it, actor, action id), or for a press (events
         #: before it, None, cards shot): with the engine's events, what happened in order.
         self.moves: list[tuple[int, int | None, int]] = []
         #: Per seat, the log as it saw it, one token an entry (made when first asked for).
         self.views: list[list[str]] = [[] for _ in range(spec.players)]
         self._viewed = (0, 0)  # events, moves
-        #: Every seat's played cards this round (public), by face: seat-major, one row a seat,
-        #: counted as the plays are made (:meth:`apply`); 32-bit ints, the tensors' raw type.
-        self.played = array("i", bytes(4 * spec.players * len(self._actions.cards)))
-        #: Per seat, the hand its tensor last showed and that hand's block (:meth:`_hand_block`).
-        self._hand_blocks: list[tuple[list[Any], bytes]] = [([], self._tensors.no_hand)] * (
-            spec.players
-        )
+        #: Every play this round (public), as the plays are made (:meth:`apply`): one
+        #: ``seat * faces + face`` each, the played-card rows of the tensors.
+        self.plays: list[int] = []
+        #: Each seat's tensors (hand shown, hand hidden) and masks, made when first asked
+        #: for and then kept up to date (:mod:`game.rl.tensor`).
+        self._seat_tensors: list[SeatTensor | None] = [None] * (2 * spec.players)
+        self._seat_masks: list[SeatMask | None] = [None] * spec.players
+        #: The seat UNO is open to, found when the decider is (_ASK: ask the game), and
+        #: the game's pending decision (both as :meth:`_settle` last saw them).
+        self._uno: int | None = _ASK
+        self._pending = Decision.TURN
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
         self.offering = False
@@ -197,13 +198,17 @@ class Table:
         return sorted(self.legal())
 
     def action_mask(self, seat: int) -> np.ndarray:
-        """1 for each id ``seat`` may take now (all 0 when it does not act), as int8."""
-        mask = bytearray(self._actions.size)
+        """1 for each id ``seat`` may take now (all 0 when it does not act), as int8: a
+        fresh array, copied from the seat's kept mask (:class:`~game.rl.tensor.SeatMask`)."""
+        mask = self._seat_masks[seat]
+        if mask is None:
+            mask = self._seat_masks[seat] = SeatMask(self._actions.size)
         if seat == self.actor:
             legal = self._legal
-            for action in self.legal() if legal is None else legal:
-                mask[action] = 1
-        return np.frombuffer(mask, _INT8)
+            mask.show(self.legal() if legal is None else legal)
+        else:
+            mask.show(())
+        return mask.array.copy()
 
     def apply(self, action: int) -> None:
         """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards)."""
@@ -228,7 +233,7 @@ class Table:
                 self.declined.clear()
             game.play(move)
             if action < self._actions.give:  # play:CARD, the first ids; every seat sees it
-                self.played[actor * self._tensors.faces + action] += 1
+                self.plays.append(actor * self._layout.faces + action)
         self._settle()
 
     def press_until_a_seat_acts(self, uniform: Callable[[], float]) -> None:
@@ -267,61 +272,46 @@ class Table:
 
     def observation_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """A fixed-size float vector of :meth:`observation_string` (docs/rl.md, layout)."""
-        return np.frombuffer(b"".join(self._tensor_parts(seat, private)), _INT32).astype(_FLOAT32)
+        return self._seat_tensor(seat, private).array[: self._layout.observation_size].copy()
 
     def information_state_tensor(self, seat: int, private: bool = True) -> np.ndarray:
         """The observation plus every seat's played cards this round (relative seats).
 
-        A fixed-size summary of the information set; the string form is the exact one.
+        A fixed-size summary of the information set; the string form is the exact one. A
+        fresh array, copied from the seat's kept tensor (:class:`~game.rl.tensor.SeatTensor`:
+        only what changed since it was last asked for is written).
         """
-        parts = self._tensor_parts(seat, private)
-        played = self.played.tobytes()
-        if seat:  # rows from the seat itself to its right
-            cut = seat * self._tensors.row_bytes
-            parts += (played[cut:], played[:cut])
+        return self._seat_tensor(seat, private).array.copy()
+
+    def tensor_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
+        """:meth:`information_state_tensor` and :meth:`action_mask` of ``seat`` in one call
+        (an RL environment's observation each step; a call costs about 350 instructions,
+        so the mask's lines are :meth:`action_mask`'s, not a call to it)."""
+        mask = self._seat_masks[seat]
+        if mask is None:
+            mask = self._seat_masks[seat] = SeatMask(self._actions.size)
+        if seat == self.actor:
+            legal = self._legal
+            mask.show(self.legal() if legal is None else legal)
         else:
-            parts.append(played)
-        return np.frombuffer(b"".join(parts), _INT32).astype(_FLOAT32)
+            mask.show(())
+        return self._seat_tensor(seat, True).array.copy(), mask.array.copy()
 
-    def _tensor_parts(self, seat: int, private: bool) -> list[bytes]:
-        """The observation of ``seat`` (layout: docs/rl.md) as raw 32-bit ints, field by field.
-
-        Every field is a ready-made piece of the layout (a one-hot block, a hand block, or a
-        few counts packed by one ``struct`` call): a Python-level write into an array or a
-        numpy item costs more than a whole engine move, so the tensor is joined from pieces
-        and numpy converts it to float32 in one call (docs/rl.md, "Why the step is written
-        this way").
-        """
-        layout, game, n = self._tensors, self.game, self.spec.players
-        hands = game.hands
-        # the decider, the actor, the seat UNO is open to: one-hot, from the seat's left (UNO
-        # is open to nobody in most states: then the core's property is not asked)
-        one_hot, actor = layout.seat, self.actor
-        uno = None if game.uno_open is None else self.game.uno_pending
-        return [
-            self._hand_block(seat, hands[seat]) if private else layout.no_hand,
-            layout.top[game.discard[-1]],
-            layout.color[game.active_color],
-            layout.pack_sizes(*map(len, hands[seat:]), *map(len, hands[:seat])),
-            one_hot[(game.decider - seat) % n],
-            one_hot[(actor - seat) % n if actor >= 0 else n],
-            one_hot[n if uno is None else (uno - seat) % n],
-            layout.decision[game.pending],
-            layout.pack_scalars(game.direction, game.stack, len(game.pile)),
-        ]
-
-    def _hand_block(self, seat: int, hand: list[Any]) -> bytes:
-        """The hand block of ``seat`` holding ``hand``: its count of each face (raw ints).
-
-        Kept with a copy of the hand it counts: the seat that acts again (a colour, a
-        target, an offer) or is observed again before its hand changes reuses it (a list
-        comparison, by identity first: cards are interned).
-        """
-        shown, block = self._hand_blocks[seat]
-        if hand != shown:
-            block = self._tensors.hand_block(hand)
-            self._hand_blocks[seat] = (hand[:], block)
-        return block
+    def _seat_tensor(self, seat: int, private: bool) -> SeatTensor:
+        """``seat``'s kept tensor, brought up to the table's state."""
+        index = seat if private else seat + self.spec.players
+        tensor = self._seat_tensors[index]
+        if tensor is None:
+            tensor = self._seat_tensors[index] = SeatTensor(self._layout, seat, private)
+        uno = self._uno
+        tensor.refresh(
+            self.game,
+            self.actor,
+            self._pending,
+            self.game.uno_pending if uno == _ASK else uno,
+            self.plays,
+        )
+        return tensor
 
     # -- copies, worlds, pickling ---------------------------------------------------------
     def copy(self) -> Table:
@@ -345,8 +335,9 @@ class Table:
         self.declined = set(other.declined)
         self.moves = list(other.moves)
         self.views = [list(view) for view in other.views]
-        self.played = other.played[:]
-        self._hand_blocks = list(other._hand_blocks)
+        self.plays = list(other.plays)
+        self._seat_tensors = [None] * (2 * self.spec.players)
+        self._seat_masks = [None] * self.spec.players
         self._legal = None
 
     def __deepcopy__(self, memo: dict[int, Any]) -> Table:
@@ -359,7 +350,9 @@ class Table:
         state["game"] = game
         state["game_round"] = round_fields(self.game)  # the round's fields live in slots
         state["_legal"] = None
-        del state["_tensors"]  # rebuilt from the spec (it holds the card objects)
+        state["_seat_tensors"] = [None] * (2 * self.spec.players)  # they hold memoryviews
+        state["_seat_masks"] = [None] * self.spec.players
+        del state["_layout"]  # rebuilt from the spec (it holds the card objects)
         return state
 
     def __setstate__(self, state: dict[str, Any]) -> None:
@@ -373,7 +366,7 @@ class Table:
         game.rules = CompiledRules.of(spec.rules)
         self.__dict__.update(state)
         self.game = game
-        self._tensors = _TensorLayout.of(spec)
+        self._layout = _layout(spec)
 
     def __str__(self) -> str:
         return f"{self.game!r} actor={self.actor} waited={sorted(self.declined)}"
@@ -392,25 +385,32 @@ class Table:
     def _settle(self) -> None:
         """Make the presses that have one outcome; find who acts next."""
         self._legal = None
+        game = self.game
         while True:
-            pending = self.game.pending
+            pending = self._pending = game.pending
             if pending is not _PRESS:
-                if pending in _DONE:
+                if pending is _ROUND_OVER or pending is _GAME_OVER:
                     self.actor, self._outcomes, self.offering = TERMINAL, _NO_PRESS, False
+                    self._uno = _ASK
                     return
                 self._outcomes = _NO_PRESS
-                table_moves = self.game.table_moves()  # out-of-turn moves: rare
-                offered = self._offered_seat(table_moves) if table_moves else None
+                table_moves = game.table_moves()  # out-of-turn moves: rare
+                if table_moves:  # a seat UNO is open to can call it: then it is in them
+                    self._uno = game.uno_pending
+                    offered = self._offered_seat(table_moves)
+                else:
+                    self._uno = offered = None
                 self.offering = offered is not None
-                self.actor = self.game.decider if offered is None else offered
+                self.actor = game.decider if offered is None else offered
                 return
             by_load = self._by_load
             if by_load is not None:
-                outcomes = by_load[min(len(self.game.pile), len(by_load) - 1)]
+                outcomes = by_load[min(len(game.pile), len(by_load) - 1)]
             else:
-                outcomes = compat.press_outcomes(self.game, self._profile, self.press)
+                outcomes = compat.press_outcomes(game, self._profile, self.press)
             if len(outcomes.counts) > 1:
                 self.actor, self.offering, self._outcomes = CHANCE, False, outcomes
+                self._uno = _ASK
                 return
             self._press(outcomes.counts[0])
 
@@ -473,75 +473,15 @@ _NO_PRESS = compat.PressOutcomes((), (), ())
 _FIRED = tuple(fired(count) for count in range(64))
 
 
-#: The tensors' raw items: native 32-bit ints (``array("i")``, ``struct``'s ``=i``).
-_INT32, _INT8, _FLOAT32 = np.dtype(np.int32), np.dtype(np.int8), np.dtype(np.float32)
-#: Where the low byte of a native 32-bit int is.
-_LOW_BYTE = 0 if sys.byteorder == "little" else 3
+#: ``Table._uno`` when the seat UNO is open to is not known: the game is asked.
+_ASK = -2
 
 
-def _ints(values: list[int]) -> bytes:
-    return struct.pack(f"={len(values)}i", *values)
-
-
-def _one_hots(size: int) -> list[bytes]:
-    """The one-hot block of each index 0 .. size-1, then the all-zero block (index ``size``)."""
-    return [_ints([int(i == hot) for i in range(size)]) for hot in range(size + 1)]
-
-
-@dataclass(frozen=True)
-class _TensorLayout:
-    """A spec's tensor fields as ready-made raw pieces (docs/rl.md, layout).
-
-    Every field with few values is kept as the bytes of each value; the tensors are joined
-    from them (:meth:`Table._tensor_parts`).
-    """
-
-    faces: int
-    #: The byte of a hand card's count in the hand block, by card (the low byte of its int).
-    count_byte: dict[Any, int]
-    #: The hand block of no card (and of a hand the seat may not see).
-    no_hand: bytes
-    #: The top-card block of each card, the colour block of each colour (and of None).
-    top: dict[Any, bytes]
-    color: dict[Any, bytes]
-    #: A seat's one-hot block, by seat relative to the observer; index ``players``: none.
-    seat: list[bytes]
-    decision: dict[Decision, bytes]
-    #: The hand sizes (from the observer's left) and direction, stack, pile as raw ints.
-    pack_sizes: Callable[..., bytes]
-    pack_scalars: Callable[..., bytes]
-    #: The bytes of one seat's row of played counts.
-    row_bytes: int
-
-    def hand_block(self, hand: list[Any]) -> bytes:
-        """The block of ``hand``: its count of each face, as raw ints (each count's low byte)."""
-        block, at = bytearray(self.no_hand), self.count_byte
-        for card in hand:
-            block[at[card]] += 1
-        return bytes(block)
-
-    @staticmethod
-    @functools.cache
-    def of(spec: TableSpec) -> _TensorLayout:
-        actions, n = spec.actions, spec.players
-        faces = len(actions.cards)
-        face = {card: actions.card_index[card.code] for card in set(spec.rules.deck)}
-        card_hots, color_hots = _one_hots(faces), _one_hots(len(COLORS))
-        decision_hots = _one_hots(len(_DECISIONS))
-        if array("i").itemsize != 4:
-            raise RuntimeError("the tensors need 32-bit C ints")
-        return _TensorLayout(
-            faces=faces,
-            count_byte={card: 4 * i + _LOW_BYTE for card, i in face.items()},
-            no_hand=card_hots[faces],
-            top={card: card_hots[i] for card, i in face.items()},
-            color={None: color_hots[-1]} | {c: color_hots[_COLOR_INDEX[c]] for c in COLORS},
-            seat=_one_hots(n),
-            decision=dict(zip(_DECISIONS, decision_hots[:-1], strict=True)),
-            pack_sizes=struct.Struct(f"={n}i").pack,
-            pack_scalars=struct.Struct("=3i").pack,
-            row_bytes=4 * faces,
-        )
+@functools.cache
+def _layout(spec: TableSpec) -> TensorLayout:
+    """The tensor layout of ``spec`` (once per spec: its key hashes every card of the deck)."""
+    rules = spec.rules
+    return TensorLayout.of(tuple(spec.actions.cards), frozenset(rules.deck), spec.players)
 
 
 def _quick_copying(seed: int) -> QuickCopyRandom:
