@@ -54,7 +54,11 @@ PARTS = {
 def instructions(tree: Path, statement: str, runs: int) -> int:
     """Instructions executed by a python process that runs ``statement`` ``runs`` times."""
     code = f"import sys\nsys.path.insert(0, {str(tree)!r})\n{SETUP}\nfor i in range({runs}):\n"
-    code += f"    {statement}\n"
+    return callgrind_count(code + f"    {statement}\n", "engine_parts")
+
+
+def callgrind_count(code: str, who: str) -> int:
+    """Instructions a fresh ``python -c code`` executes (``PYTHONHASHSEED=0``), by callgrind."""
     done = subprocess.run(
         ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
         + [sys.executable, "-c", code],
@@ -65,7 +69,7 @@ def instructions(tree: Path, statement: str, runs: int) -> int:
     )
     found = re.search(r"Collected : (\d+)", done.stderr)
     if found is None:
-        raise SystemExit(f"engine_parts: no callgrind count in:\n{done.stderr[-2000:]}")
+        raise SystemExit(f"{who}: no callgrind count in:\n{done.stderr[-2000:]}")
     return int(found.group(1))
 
 

@@ -14,11 +14,12 @@ object protocol costs more than the swaps' bytecodes it saves.
 from __future__ import annotations
 
 import argparse
-import os
 import re
-import subprocess
 import sys
 from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))  # bench/ itself: its sibling script
+from engine_parts import callgrind_count  # noqa: E402
 
 VARIANTS = r"""
 import functools, random, struct
@@ -142,19 +143,7 @@ def instructions(tree: Path, name: str, runs: int) -> int:
     """Instructions of a python process that shuffles a 112-item list ``runs`` times."""
     code = f"import sys\nsys.path.insert(0, {str(tree)!r})\n{VARIANTS}\n"
     code += f"rng, cards = random.Random(5), list(range(112))\nfor _ in range({runs}):\n"
-    code += f"    {name}(rng, cards)\n"
-    done = subprocess.run(
-        ["valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null"]
-        + [sys.executable, "-c", code],
-        capture_output=True,
-        text=True,
-        check=True,
-        env={**os.environ, "PYTHONHASHSEED": "0"},
-    )
-    found = re.search(r"Collected : (\d+)", done.stderr)
-    if found is None:
-        raise SystemExit(f"shuffle_variants: no callgrind count in:\n{done.stderr[-2000:]}")
-    return int(found.group(1))
+    return callgrind_count(code + f"    {name}(rng, cards)\n", "shuffle_variants")
 
 
 def main() -> None:
