@@ -265,6 +265,15 @@ def deck_of(game: Game) -> Counter[Card]:
     return Counter(Card.parse(code) for code in start["deck"])
 
 
+def advance(game: Game, rng: random.Random, moves: int) -> None:
+    """Play up to ``moves`` random moves (:func:`pick`), fewer when the game ends."""
+    for _ in range(moves):
+        move = pick(game, rng)
+        if move is None:
+            return
+        game.play(move)
+
+
 def pick(game: Game, rng: random.Random) -> Move | None:
     """A random legal move, a random out-of-turn move, or a press outcome; None when over."""
     if game.is_game_over():
@@ -374,20 +383,12 @@ def test_mutating_or_playing_a_copy_never_changes_the_original_nor_the_reverse(
             # 2. a copy played on (its own random moves, across rounds)
             played = game.copy()
             other_rng = random.Random(rng.random())
-            for _ in range(25):
-                move = pick(played, other_rng)
-                if move is None:
-                    break
-                played.play(move)
+            advance(played, other_rng, 25)
             assert diff(before, snapshot(game)) == []
             # 3. the original played on leaves a copy taken earlier as it was
             kept = game.copy()
             kept_before = snapshot(kept)
-            for _ in range(10):
-                move = pick(game, rng)
-                if move is None:
-                    break
-                game.play(move)
+            advance(game, rng, 10)
             assert diff(kept_before, snapshot(kept)) == []
         move = pick(game, rng)
         if move is None:
@@ -402,11 +403,7 @@ def test_a_copy_continues_the_same_chance_stream(
 ) -> None:
     """Fed the same moves (deals, reloads, a dealt next round), a copy stays identical."""
     game, rng = new_game(setup)
-    for _ in range(40):
-        move = pick(game, rng)
-        if move is None:
-            break
-        game.play(move)
+    advance(game, rng, 40)
     twin = game.copy()
     for _ in range(250):
         move = pick(game, rng)
@@ -441,11 +438,7 @@ def test_copy_has_no_event_callback_and_copy_without_stack_has_no_moves() -> Non
         bare.peek()
     # the copy's moves reach nobody's callback; popping the copy leaves the original as it is
     before = snapshot(game)
-    for _ in range(10):
-        move = pick(twin, rng)
-        if move is None:
-            break
-        twin.play(move)
+    advance(twin, rng, 10)
     assert len(heard) == heard_before
     full = game.copy()
     assert full.pop() == pushed[-1]
