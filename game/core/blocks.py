@@ -36,6 +36,10 @@ class Step:
         numbers = {key: int(value) for key, value in text.items() if value.isdecimal()}
         object.__setattr__(self, "numbers", MappingProxyType(numbers))
 
+    def __reduce__(self) -> tuple[type[Step], tuple[str, tuple[tuple[str, str], ...]]]:
+        """Pickled as its name and arguments (its read-only maps are made again)."""
+        return (Step, (self.name, self.args))
+
     def get(self, key: str, default: str = "") -> str:
         return self.text.get(key, default)
 
