@@ -246,6 +246,12 @@ class Emulator:
         """The beam sensor reads blocked for ``duration_ms``."""
         self._act(lambda: self.board.stick_beam(duration_ms))
 
+    @property
+    def scheduled(self) -> int:
+        """Fault-plan events :meth:`schedule` queued that have not run yet (a soak waits for 0)."""
+        with self._lock:
+            return len(self._schedule)
+
     def schedule(self, action: str, after_ms: float, duration_ms: float = 0.0) -> None:
         """A fault-plan event (``reboot``, ``jam``, ``silence``...) ``after_ms`` from now.
 

@@ -101,7 +101,9 @@ def run_restart_soak(jobs: int, seed: int) -> dict[str, int]:
     when = random.Random(seed)
     with launcher:
         launcher.load(range(jobs * 3 + 30))
-        while launcher.client._next_job <= jobs:
+        # until the jobs are sent and every scheduled reboot has run: the last one, scheduled
+        # up to RESTART_WITHIN_MS ahead, may be due after the press that sent the last job
+        while launcher.client._next_job <= jobs or launcher.emulator.scheduled:
             presses += 1
             if presses % RESTART_EVERY_PRESSES == 0:
                 launcher.emulator.schedule("reboot", when.uniform(0.0, RESTART_WITHIN_MS))
