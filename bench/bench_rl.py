@@ -366,6 +366,15 @@ def our_move(bot: Bot, table: Table) -> int:
     return table.actions.encode(bot.choose(game, seat))
 
 
+def replayable_worlds(bot: ismcts.ISMCTSBot) -> Callable[[pyspiel.State, int], pyspiel.State]:
+    """ISMCTS's world sampler drawing from the bot's seeded random state.
+
+    Without it OpenSpiel samples worlds with a ``UniformProbabilitySampler`` seeded from the
+    OS, and the same ``--seed`` would not replay the same match.
+    """
+    return lambda state, seat: state.resample_from_infostate(seat, bot.random_number)
+
+
 def match(against: str, games: int, simulations: int, seed: int) -> None:
     spiel_game = pyspiel.load_game(
         "python_uno_attack", {"ruleset": "attack", "players": 2, "seed": seed}
@@ -379,6 +388,7 @@ def match(against: str, games: int, simulations: int, seed: int) -> None:
             spiel_game, evaluator, uct_c=2.0, max_simulations=simulations,
             random_state=np.random.RandomState(seed + index),
         )  # fmt: skip
+        bot.set_resampler(replayable_worlds(bot))
         ours = make_bot(against, seed + index)
         seat = index % 2  # the ISMCTS seat alternates
         state = spiel_game.new_initial_state()

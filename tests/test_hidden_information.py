@@ -21,7 +21,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from hypothesis import HealthCheck, assume, given, settings
+from hypothesis import HealthCheck, assume, example, given, settings
 from hypothesis import strategies as st
 from starlette.testclient import TestClient
 
@@ -33,6 +33,7 @@ from game.core.errors import JournalError, RulesetError
 from game.core.moves import Decision, Move
 from game.core.observe import NOBODY
 from game.core.rulesets import load_ruleset
+from game.core.turns import LOGGED
 from game.play.events import read_jsonl
 from game.play.journal import JournalWriter
 from game.tables.web.views import describe, public_event, seat_view, table_view
@@ -145,6 +146,54 @@ def _same_after_the_seats_move(game: Game, twin: Game, seat: int, rng: random.Ra
     other.play(move)
     if all(g.decider == seat and g.pending is not Decision.PRESS for g in (played, other)):
         assert other.observation(seat) == played.observation(seat)
+
+
+@settings(max_examples=60, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(
+    st.sampled_from(RULESETS),
+    st.integers(2, 6),
+    st.integers(0, 2**64),
+    st.integers(0, 9),
+)
+@example("attack-original", 2, 21, 0)  # a UNO catch interrupts the other seat's colour choice
+@example("pocket", 2, 37, 0)
+def test_a_sampled_world_plays_on_from_another_seats_offer(
+    ruleset: str, players: int, seed: int, viewer: int
+) -> None:
+    """A search (ISMCTS) plays on in worlds dealt from a seat's view, whose log is that view.
+
+    There another seat's offer is redacted (no ``moves``). The world must play on from such
+    a log as from its own, losing no card, even when a table move (a UNO catch) interrupts
+    that offer and it is made again (CI found a KeyError there, in an ISMCTS search).
+    """
+    game = new_game(ruleset, players, seed)
+    seat, rng = viewer % players, random.Random(seed)
+    worlds = 0
+    for _ in range(400):
+        if game.is_game_over() or worlds == 4:
+            break
+        if game.pending in LOGGED and game.decider != seat:
+            worlds += 1
+            _worlds_play_to_the_end_of_their_round(game, seat, rng)
+        step(game, rng)
+
+
+def _worlds_play_to_the_end_of_their_round(game: Game, seat: int, rng: random.Random) -> None:
+    """A world for each table move open now (a catch, a call), made first, and one without."""
+    for move in [None, *game.table_moves()]:
+        world = game.resample_from_infostate(seat, random.Random(rng.getrandbits(64)))
+        if move is not None:
+            world.play(move)  # out of turn: the offer is interrupted
+        _plays_to_the_end_of_its_round(world, all_cards(game), rng)
+
+
+def _plays_to_the_end_of_its_round(world: Game, cards: Counter[str], rng: random.Random) -> None:
+    round_number = world.round_number
+    for _ in range(600):
+        if world.is_game_over() or world.round_number != round_number:
+            break
+        assert all_cards(world) == cards
+        step(world, rng)
 
 
 def test_twins_really_differ_in_what_the_seat_cannot_see() -> None:

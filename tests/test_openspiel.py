@@ -143,6 +143,8 @@ def test_ismcts_plays_a_round_against_random() -> None:
         spiel_game, evaluator, uct_c=2.0, max_simulations=10,
         random_state=np.random.RandomState(2),
     )  # fmt: skip
+    # OpenSpiel's own world sampler is seeded from the OS: draw worlds from the bot's seed
+    bot.set_resampler(lambda state, seat: state.resample_from_infostate(seat, bot.random_number))
     state = spiel_game.new_initial_state()
     rng = np.random.RandomState(3)
     decisions = 0

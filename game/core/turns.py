@@ -309,10 +309,16 @@ def resume(game: Engine, pending: Decision, seat: int) -> None:
 
 
 def last_offer(events: Sequence[dict[str, Any]], seat: int) -> list[str] | None:
-    """The moves of the last ``decision`` event logged for ``seat``."""
+    """The moves of the last ``decision`` event logged for ``seat``; None if not known.
+
+    A world dealt from a seat's view (``resample_from_infostate``, an ISMCTS search) starts
+    from that seat's log, where another seat's offer is redacted (no ``moves``): its offer
+    is then unknown, and ``resume`` offers the decision again.
+    """
     for event in reversed(events):
         if event["type"] == "decision" and event["player"] == seat:
-            return list(event["moves"])
+            moves = event.get("moves")
+            return None if moves is None else list(moves)
     return None
 
 
