@@ -2,7 +2,8 @@
 
 An outside replayer checks each ``decision`` event's offered moves against the move that
 seat makes next. After a UNO catch the caught seat's penalty cards can change its options
-(a play-again offer gains the cards just drawn), so the decision must be logged again.
+(a play-again offer gains the cards just drawn), so the decision must be logged again (it
+always is: whether the cards changed it is that seat's secret, tests/test_hidden_information.py).
 """
 
 from __future__ import annotations

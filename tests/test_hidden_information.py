@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import json
 import random
-from collections import Counter
+from collections import Counter, deque
 from contextlib import ExitStack
 from pathlib import Path
 from typing import Any
@@ -30,7 +30,7 @@ from game.cli import main
 from game.core.cards import Card, sort_key
 from game.core.chance import derive_seed, fresh_seed
 from game.core.errors import JournalError, RulesetError
-from game.core.moves import Decision, Move
+from game.core.moves import Decision, Move, MoveKind
 from game.core.observe import NOBODY
 from game.core.rulesets import load_ruleset
 from game.core.turns import LOGGED
@@ -194,6 +194,53 @@ def _plays_to_the_end_of_its_round(world: Game, cards: Counter[str], rng: random
             break
         assert all_cards(world) == cards
         step(world, rng)
+
+
+@pytest.mark.parametrize(
+    ("ruleset", "players", "seed"),
+    [("attack", 3, 45), ("attack-mega-hit", 3, 47), ("attack", 4, 250)],
+)
+def test_a_catch_does_not_tell_the_catcher_whether_the_penalty_changed_an_offer(
+    ruleset: str, players: int, seed: int
+) -> None:
+    """A UNO catch interrupts a seat's logged offer (play again?); the penalty's cards are
+    that seat's secret, so the catcher's view after the presses must not depend on them.
+
+    The offer used to be logged again only when those cards changed it (a playable card
+    drawn): the catcher saw a second ``decision`` event exactly then. These walks reach
+    such a catch (found by a search over seeds).
+    """
+    game, rng, catches = Game.new(ruleset, players, seed=seed), random.Random(seed), 0
+    for _ in range(600):
+        if game.is_game_over():
+            break
+        if game.pending in LOGGED:
+            catch = _a_catch_of(game, game.decider)
+            if catch is not None:
+                catches += 1
+                _catch_looks_the_same_whatever_the_pile(game, catch)
+        step(game, rng)
+    assert catches
+
+
+def _a_catch_of(game: Game, seat: int) -> Move | None:
+    return next((m for m in game.table_moves() if m.kind is MoveKind.CATCH and m.by != seat), None)
+
+
+def _catch_looks_the_same_whatever_the_pile(game: Game, catch: Move) -> None:
+    catcher = game.seat_of(catch)
+    assert catcher is not None
+    views = []
+    for order in range(8):  # the same game, the launcher loaded in another order
+        world = game.copy()
+        pile = list(world.pile)
+        random.Random(order).shuffle(pile)
+        world.pile = deque(pile)
+        world.play(catch)
+        while world.pending is Decision.PRESS:
+            world.play(Move.fired(min(1, len(world.pile))))
+        views.append(world.observation(catcher))
+    assert all(view == views[0] for view in views)
 
 
 def test_twins_really_differ_in_what_the_seat_cannot_see() -> None:

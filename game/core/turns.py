@@ -13,7 +13,7 @@ from __future__ import annotations
 
 from collections import deque
 from collections.abc import Callable, Sequence
-from typing import TYPE_CHECKING, Any
+from typing import TYPE_CHECKING
 
 from game.core.cards import Card, Color, sort_key
 from game.core.chance import shuffle
@@ -297,29 +297,18 @@ def on_fired(game: Engine, count: int) -> None:
 
 
 def resume(game: Engine, pending: Decision, seat: int) -> None:
-    """Back to the decision an out-of-turn penalty interrupted, offered again when it logs one.
+    """Back to the decision an out-of-turn penalty interrupted, offered again if it is logged.
 
-    The penalty's cards may change the decider's options (a play-again offer after a
-    UNO catch gains the cards just drawn): then the log's last offer is stale and the
-    decision is logged again with the moves offered now.
+    Offered again always, not only when the penalty's cards changed the offer (a
+    play-again offer gains a playable card drawn): whether they did is the decider's
+    secret, and a second ``decision`` event only then would tell every seat (docs/rules.md,
+    "The event log").
+    A world dealt from a seat's view (an ISMCTS search) cannot know the other seats'
+    offers either: its log is that seat's view, where they are redacted.
     """
     game.pending, game.decider = pending, seat
-    if pending in LOGGED and last_offer(game.events, seat) != list(map(str, game.compute_legal())):
+    if pending in LOGGED:
         game.ask(pending, seat)
-
-
-def last_offer(events: Sequence[dict[str, Any]], seat: int) -> list[str] | None:
-    """The moves of the last ``decision`` event logged for ``seat``; None if not known.
-
-    A world dealt from a seat's view (``resample_from_infostate``, an ISMCTS search) starts
-    from that seat's log, where another seat's offer is redacted (no ``moves``): its offer
-    is then unknown, and ``resume`` offers the decision again.
-    """
-    for event in reversed(events):
-        if event["type"] == "decision" and event["player"] == seat:
-            moves = event.get("moves")
-            return None if moves is None else list(moves)
-    return None
 
 
 #: The decisions whose offered moves the log carries (a ``decision`` event); ``turn``

@@ -14,8 +14,8 @@ is quoted from the docs:
 - game/play/events.py: "The engine emits plain dicts with a ``type`` key", "one JSON object
   per event (JSON Lines)", ``decision``: "player, decision (...), moves (the moves offered,
   in notation)"; docs/rules.md, "The event log": "every decision other than a turn offered
-  with its moves (``decision``; logged again with the moves offered then when an
-  out-of-turn penalty, e.g. a UNO catch, changed them ...)".
+  with its moves (``decision``; logged again, with the moves offered then, after an
+  out-of-turn penalty such as a UNO catch interrupts it ...)".
 - docs/rules.md, "Determinism": "The same seed, ruleset, players, options [...] replay the
   same events, event for event".
 - docs/performance.md: "``copy()``, ``push``/``pop`` and pickling copy the log".
