@@ -230,17 +230,24 @@ def _a_catch_of(game: Game, seat: int) -> Move | None:
 def _catch_looks_the_same_whatever_the_pile(game: Game, catch: Move) -> None:
     catcher = game.seat_of(catch)
     assert catcher is not None
-    views = []
-    for order in range(8):  # the same game, the launcher loaded in another order
+    views = [world.observation(catcher) for world in _in_other_orders(game, catch, 8)]
+    assert all(view == views[0] for view in views)
+
+
+def _in_other_orders(game: Game, move: Move, orders: int) -> list[Game]:
+    """Copies of ``game``, the launcher loaded in another order in each, after ``move`` and
+    the presses it causes (each press shoots a card)."""
+    worlds = []
+    for order in range(orders):
         world = game.copy()
         pile = list(world.pile)
         random.Random(order).shuffle(pile)
         world.pile = deque(pile)
-        world.play(catch)
+        world.play(move)
         while world.pending is Decision.PRESS:
             world.play(Move.fired(min(1, len(world.pile))))
-        views.append(world.observation(catcher))
-    assert all(view == views[0] for view in views)
+        worlds.append(world)
+    return worlds
 
 
 @settings(max_examples=30, deadline=None, suppress_health_check=[HealthCheck.too_slow])
@@ -270,16 +277,7 @@ def test_a_move_looks_the_same_whatever_order_the_launcher_holds(
 
 
 def _looks_the_same_whatever_the_order(game: Game, move: Move) -> None:
-    worlds = []
-    for order in range(3):
-        world = game.copy()
-        pile = list(world.pile)
-        random.Random(order).shuffle(pile)
-        world.pile = deque(pile)
-        world.play(move)
-        while world.pending is Decision.PRESS:
-            world.play(Move.fired(min(1, len(world.pile))))
-        worlds.append(world)
+    worlds = _in_other_orders(game, move, 3)
     if any(world.is_round_over() for world in worlds):
         return  # the round's end shows the hands (and the scores they make)
     for seat in range(game.num_players):
