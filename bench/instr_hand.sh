@@ -6,8 +6,10 @@
 # valgrind's callgrind counts every instruction of a run of 300 hands and of one of 100,
 # each a fresh process with PYTHONHASHSEED=0; the difference over 200 is one hand's cost
 # with start-up and the first hand's one-off work left out. The count does not depend on
-# the load of the machine (repeated runs agree within about 0.1 %). Python: $PYTHON, default
-# .venv/bin/python of this checkout.
+# the load of the machine (repeated runs of one tree at one path agree within about 0.1 %;
+# the same code in a clone elsewhere counted up to 0.5 % apart at 4 players in an outside
+# rerun, session 12: compare trees side by side, not with a figure from another day).
+# Python: $PYTHON, default .venv/bin/python of this checkout.
 cd "$(dirname "$0")/.."
 TREE=$(cd "${1:-.}" && pwd); P=${2:-2}
 PY=${PYTHON:-$PWD/.venv/bin/python}
