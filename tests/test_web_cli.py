@@ -35,6 +35,30 @@ def test_lan_listens_on_every_interface_and_links_use_a_reachable_address() -> N
     assert settings_from_args(_parse("--lan", "--host", "192.0.2.7")).host == "192.0.2.7"
 
 
+@pytest.mark.parametrize(
+    "words",
+    [
+        ["--referee", "--public-url", "é"],  # the slow fuzzer's line: it printed "é/referee/..."
+        ["--public-url", "pi.local:8000"],
+        ["--public-url", "http://pi:99999"],
+        ["--allowed-origin", "ftp://pi"],
+    ],
+)
+def test_an_address_that_is_not_a_web_url_is_refused_before_serving(
+    words: list[str], capsys: pytest.CaptureFixture[str]
+) -> None:
+    with pytest.raises(SystemExit) as stop:
+        main(["table", "serve", *words])
+    assert stop.value.code == 2
+    err = capsys.readouterr().err
+    assert f"argument {words[-2]}: expected an http:// or https:// address" in err
+
+
+def test_a_public_url_is_kept_without_its_trailing_slash() -> None:
+    settings = settings_from_args(_parse("--public-url", "https://Pi.example:8443/"))
+    assert settings.public_url == "https://Pi.example:8443"
+
+
 def test_seats_players_and_bots() -> None:
     seats = settings_from_args(_parse("--players", "3", "--bots", "random,greedy")).seats
     assert [s.bot for s in seats] == [None, "random", "greedy"]

@@ -124,6 +124,26 @@ def seed_number(text: str) -> int:
     return value
 
 
+def web_url(text: str) -> str:
+    """An argparse type: an ``http://`` or ``https://`` address with a host (and a valid port).
+
+    ``--public-url`` is printed in every join link and trusted as a page origin, so a typo
+    must stop the server before it prints links nobody can open.
+    """
+    from urllib.parse import urlsplit  # here, not at start: the module docstring says why
+
+    parts = urlsplit(text.strip())
+    try:
+        port_ok = parts.port is None or parts.port > 0
+    except ValueError:  # not a number, or out of range
+        port_ok = False
+    if parts.scheme.lower() not in ("http", "https") or not parts.hostname or not port_ok:
+        raise argparse.ArgumentTypeError(
+            f"expected an http:// or https:// address such as https://pi.example:8000, not {text!r}"
+        )
+    return text.strip().rstrip("/")  # the links add their own "/join/..."
+
+
 def nonempty(text: str) -> str:
     """An argparse type: any text but the empty string (an empty path or spec is a mistake)."""
     if not text.strip():

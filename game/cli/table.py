@@ -18,7 +18,7 @@ import sys
 from pathlib import Path
 from typing import Any
 
-from game.cli.common import add_rule_arguments
+from game.cli.common import add_rule_arguments, web_url
 
 EXAMPLE = "uno-attack table serve --players 4 --bots rule,casual --journal game.jsonl --lan"
 BACKLOG = 128
@@ -73,11 +73,15 @@ def _add_arguments(parser: argparse.ArgumentParser) -> None:
         "--allowed-origin",
         action="append",
         default=[],
+        type=web_url,
         metavar="URL",
         help="another page origin allowed to open the WebSocket (e.g. https://pi.example)",
     )
     parser.add_argument(
-        "--public-url", metavar="URL", help="the address phones use (default: found with --lan)"
+        "--public-url",
+        type=web_url,
+        metavar="URL",
+        help="the address phones use (default: found with --lan)",
     )
     parser.add_argument(
         "--referee",
