@@ -284,18 +284,37 @@ class Table:
         return self._seat_tensor(seat, private).array.copy()
 
     def tensor_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`information_state_tensor` and :meth:`action_mask` of ``seat`` in one call
-        (an RL environment's observation each step; a call costs about 350 instructions,
-        so the mask's lines are :meth:`action_mask`'s, not a call to it)."""
+        """:meth:`information_state_tensor` and :meth:`action_mask` of ``seat`` in one call:
+        an RL environment's observation, once a step.
+
+        A Python call costs 350-500 instructions before its body runs, so this is written
+        out without the calls the two would make: :meth:`action_mask`'s lines, the common
+        case of :meth:`legal` (its two calls cost about 1,000 instructions a step of the
+        ``env()`` loop; docs/rl.md, session 12) and :meth:`_seat_tensor`'s.
+        """
         mask = self._seat_masks[seat]
         if mask is None:
             mask = self._seat_masks[seat] = SeatMask(self._actions.size)
-        if seat == self.actor:
+        actor, game = self.actor, self.game
+        if seat == actor:
             legal = self._legal
-            mask.show(self.legal() if legal is None else legal)
+            if legal is None:
+                if self.offering:
+                    legal = self._offers()
+                else:  # the decider's moves
+                    legal = self._actions.encode_all(game.legal_moves())
+                self._legal = legal
+            mask.show(legal)
         else:
             mask.show(())
-        return self._seat_tensor(seat, True).array.copy(), mask.array.copy()
+        tensor = self._seat_tensors[seat]
+        if tensor is None:
+            tensor = self._seat_tensors[seat] = SeatTensor(self._layout, seat, True)
+        uno = self._uno
+        if uno == _ASK:
+            uno = game.uno_pending
+        tensor.refresh(game, actor, self._pending, uno, self.plays)
+        return tensor.array.copy(), mask.array.copy()
 
     def _seat_tensor(self, seat: int, private: bool) -> SeatTensor:
         """``seat``'s kept tensor, brought up to the table's state."""
