@@ -157,6 +157,8 @@ class Table:
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
         self.offering = False
+        #: Whether jump-ins are on (else out-of-turn moves need a seat UNO is open to).
+        self._jump_in = self.game.rules.jump_in
         self._legal: dict[int, Move | None] | None = None
         self._outcomes = _NO_PRESS
         self._settle()
@@ -386,6 +388,7 @@ class Table:
         self.__dict__.update(state)
         self.game = game
         self._layout = _layout(spec)
+        self._jump_in = game.rules.jump_in
 
     def __str__(self) -> str:
         return f"{self.game!r} actor={self.actor} waited={sorted(self.declined)}"
@@ -413,12 +416,16 @@ class Table:
                     self._uno = _ASK
                     return
                 self._outcomes = _NO_PRESS
-                table_moves = game.table_moves()  # out-of-turn moves: rare
-                if table_moves:  # a seat UNO is open to can call it: then it is in them
-                    self._uno = game.uno_pending
-                    offered = self._offered_seat(table_moves)
-                else:
+                if game.uno_open is None and not self._jump_in:
+                    # no out-of-turn move (Game.table_moves's own first test, without its call)
                     self._uno = offered = None
+                else:
+                    table_moves = game.table_moves()
+                    if table_moves:  # a seat UNO is open to can call it: then it is in them
+                        self._uno = game.uno_pending
+                        offered = self._offered_seat(table_moves)
+                    else:
+                        self._uno = offered = None
                 self.offering = offered is not None
                 self.actor = game.decider if offered is None else offered
                 return
