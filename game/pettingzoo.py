@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from game.rl.table import CHANCE, TERMINAL, Table, TableSpec
+from game.rl.table import TERMINAL, Table, TableSpec
 
 RENDER_MODES = ("human", "ansi")
 
@@ -183,9 +183,11 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
         # round ends, and then every agent is done (PettingZoo zeroes it here)
         # an int, or a numpy integer made one (None only for a done agent): int() of an int
         # costs about 600 instructions, a type test about 180 (callgrind; docs/rl.md)
-        table.apply(action if type(action) is int else int(action))  # type: ignore[arg-type]
-        if table.actor == CHANCE:
-            table.press_until_a_seat_acts(self._uniform)
+        # the presses that follow are sampled in the same call
+        table.apply(
+            action if type(action) is int else int(action),  # type: ignore[arg-type]
+            self._uniform,
+        )
         if table.actor == TERMINAL:
             for seat, reward in enumerate(table.returns()):
                 name = self.possible_agents[seat]

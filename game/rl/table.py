@@ -212,14 +212,19 @@ class Table:
             mask.show(())
         return mask.array.copy()
 
-    def apply(self, action: int) -> None:
-        """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards)."""
+    def apply(self, action: int, uniform: Callable[[], float] | None = None) -> None:
+        """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards).
+
+        ``uniform``: then sample every press that follows until a seat acts, as
+        :meth:`press_until_a_seat_acts` would (an RL environment's step, in one call:
+        about 400 instructions a step less; docs/rl.md, session 12).
+        """
         actor = self.actor
         if actor == CHANCE:
             if action not in self._outcomes.counts:
                 raise IllegalMove(f"a press cannot shoot {action} cards here")
             self._press(action)
-            self._settle()
+            self._settle(uniform)
             return
         legal = self._legal
         if legal is None:
@@ -238,14 +243,14 @@ class Table:
             game.play(move)
             if action < self._actions.give:  # play:CARD, the first ids; every seat sees it
                 self.plays.append(actor * self._layout.faces + action)
-        self._settle()
+        self._settle(uniform)
 
     def press_until_a_seat_acts(self, uniform: Callable[[], float]) -> None:
         """Sample every pending press (``uniform()``: a number in [0, 1)) until a seat acts."""
-        while self.actor == CHANCE:
+        if self.actor == CHANCE:
             counts, _, cumulative = self._outcomes
             self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
-            self._settle()
+            self._settle(uniform)  # and the presses after it
 
     def returns(self) -> list[float]:
         """Zero-sum: +1 to the round's winner, -1/(n-1) to the rest; 0 before the end."""
@@ -406,8 +411,9 @@ class Table:
         if self._by_load is None:  # the profile has a memory: advance it
             compat.after_press(game, self._profile, self.press, count)
 
-    def _settle(self) -> None:
-        """Make the presses that have one outcome; find who acts next."""
+    def _settle(self, uniform: Callable[[], float] | None = None) -> None:
+        """Make the presses that have one outcome (with ``uniform``, every press: sampled
+        as in :meth:`press_until_a_seat_acts`); find who acts next."""
         self._legal = None
         game = self.game
         while True:
@@ -436,11 +442,16 @@ class Table:
                 outcomes = by_load[min(len(game.pile), len(by_load) - 1)]
             else:
                 outcomes = compat.press_outcomes(game, self._profile, self.press)
-            if len(outcomes.counts) > 1:
+            counts = outcomes.counts
+            if len(counts) == 1:
+                self._press(counts[0])
+            elif uniform is None:
                 self.actor, self.offering, self._outcomes = CHANCE, False, outcomes
                 self._uno = _ASK
                 return
-            self._press(outcomes.counts[0])
+            else:
+                cumulative = outcomes.cumulative
+                self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
 
     def _offered_seat(self, moves: list[Move]) -> int | None:
         """The next seat to be offered its out-of-turn ``moves``, or None (the decider moves)."""
