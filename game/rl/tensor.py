@@ -22,7 +22,7 @@ chance node's actor, nobody open to UNO) writes its 1 to a scratch float past th
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -165,11 +165,19 @@ class SeatTensor:
         """
         layout, f, seat, hot = self.layout, self.floats, self.seat, self.hot
         n = layout.players
+        counted = self.plays
+        new = plays[counted:] if counted < len(plays) else ()  # the plays not counted yet
+        if new:  # into the played rows from this seat rightwards
+            base, faces = layout.observation_size, layout.faces
+            total, shift = n * faces, seat * faces
+            for play in new:
+                f[base + (play - shift) % total] += 1.0
+            self.plays = len(plays)
         hands = game.hands
         if self.private:
             hand = hands[seat]
             if hand != self.hand:  # by identity first (cards are interned); lengths first
-                self._count(hand, plays)
+                self._count(hand, new)
         sizes = self.sizes
         for other in layout.seats:
             size = len(hands[other])
@@ -205,18 +213,11 @@ class SeatTensor:
             self.stack = f[layout.direction + 1] = stack
         if pile != self.pile:
             self.pile = f[layout.direction + 2] = pile
-        counted = self.plays
-        if counted < len(plays):  # the new plays, into the rows from this seat rightwards
-            base, faces = layout.observation_size, layout.faces
-            total, shift = n * faces, seat * faces
-            for play in plays[counted:]:
-                f[base + (play - shift) % total] += 1.0
-            self.plays = len(plays)
 
-    def _count(self, hand: list[Card], plays: list[int]) -> None:
+    def _count(self, hand: list[Card], plays: Sequence[int]) -> None:
         """The hand block for ``hand``, from the one shown: the block of the hand shown,
-        less the seat's plays since (in the table's play log, not counted yet), plus the
-        cards after them. That is exact when the hand is the shown one with those cards
+        less the seat's plays since (``plays``: the table's play log since it was shown),
+        plus the cards after them. That is exact when the hand is the shown one with those cards
         taken out (the engine takes a played card's first copy) and cards drawn at the end,
         which is checked (list comparisons by identity, in C); else the hand is counted
         again, at about 900 instructions a card (docs/rl.md).
@@ -229,7 +230,7 @@ class SeatTensor:
         shown, card = self.hand, layout.card
         n_faces = layout.faces
         total, shift = layout.players * n_faces, self.seat * n_faces
-        for play in plays[self.plays :]:
+        for play in plays:
             played = (play - shift) % total
             if played < n_faces:  # the seat's own row: its play
                 try:  # its first copy, found in C (a card compares by identity: interned)
