@@ -181,8 +181,8 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
             raise RuntimeError("call reset() before using the environment")
         # the acting agent's cumulative reward is 0 already: every reward is 0 until the
         # round ends, and then every agent is done (PettingZoo zeroes it here)
-        # an int, or a numpy integer made one (None only for a done agent): int() of an int
-        # costs about 600 instructions, a type test about 180 (callgrind; docs/rl.md)
+        # the action: an int, or a numpy integer made one (None only for a done agent; int()
+        # of an int costs about 600 instructions, a type test 180: callgrind, docs/rl.md);
         # the presses that follow are sampled in the same call
         table.apply(
             action if type(action) is int else int(action),  # type: ignore[arg-type]

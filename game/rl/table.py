@@ -217,7 +217,7 @@ class Table:
 
         ``uniform``: then sample every press that follows until a seat acts, as
         :meth:`press_until_a_seat_acts` would (an RL environment's step, in one call:
-        about 400 instructions a step less; docs/rl.md, session 12).
+        about 900 instructions a step less; docs/rl.md, session 12).
         """
         actor = self.actor
         if actor == CHANCE:

@@ -217,10 +217,10 @@ class SeatTensor:
     def _count(self, hand: list[Card], plays: Sequence[int]) -> None:
         """The hand block for ``hand``, from the one shown: the block of the hand shown,
         less the seat's plays since (``plays``: the table's play log since it was shown),
-        plus the cards after them. That is exact when the hand is the shown one with those cards
-        taken out (the engine takes a played card's first copy) and cards drawn at the end,
-        which is checked (list comparisons by identity, in C); else the hand is counted
-        again, at about 900 instructions a card (docs/rl.md).
+        plus the cards after them. That is exact when the hand is the shown one with those
+        cards taken out (the engine takes a played card's first copy) and cards drawn at
+        the end, which is checked (list comparisons by identity, in C); else the hand is
+        counted again, at about 900 instructions a card (docs/rl.md).
 
         The hand shown (this tensor's own copy) is brought to ``hand`` in place: a play's
         card is removed from it, drawn cards are added at its end. A play is taken off the
