@@ -1,6 +1,7 @@
 """The RL wrappers measured: environment speed against RLCard's UNO, and an ISMCTS match.
 
     python bench/bench_rl.py speed --seconds 24 --rlcard-python /tmp/rlcard-venv/bin/python
+    python bench/bench_rl.py instructions env table+observe table --steps 3000 --skip 3000
     python bench/bench_rl.py ismcts --against rule --games 30 --simulations 50
     python bench/bench_rl.py ismcts --against search:iterations=64 --games 20 --simulations 50
 
@@ -253,35 +254,52 @@ for _ in range(steps):
 """
 
 
-def count(loop: str, steps: int, seed: int, rlcard_python: str) -> None:
-    """Make ``steps`` steps of ``loop`` and exit (for an instruction counter)."""
+def count(loop: str, steps: int, seed: int, rlcard_python: str, skip: int = 0) -> None:
+    """Make ``skip`` steps of ``loop``, then ``steps`` more inside one ``eval`` (what
+    ``instructions --skip`` counts), and exit (for an instruction counter)."""
     if loop == "rlcard":
         subprocess.run([rlcard_python, "-c", RLCARD_COUNT, str(seed), str(steps)], check=True)
         return
-    made = LOOPS[loop](seed).body(math.inf, steps)  # type: ignore[attr-defined]
+    body = LOOPS[loop](seed).body  # type: ignore[attr-defined]
+    assert body(math.inf, skip) == skip
+    made = eval("body(math.inf, steps)", {"body": body, "math": math, "steps": steps})
     assert made == steps
 
 
-def instructions(loops: list[str], steps: int, seed: int, rlcard_python: str) -> None:
+def instructions(
+    loops: list[str], steps: int, seed: int, rlcard_python: str, skip: int | None = None
+) -> None:
     """Instructions per step of each loop: callgrind of ``steps`` steps minus of 0 steps.
 
     ``PYTHONHASHSEED=0`` and the same seed, so the count is the same whatever the load
-    (valgrind counts the child process of rlcard too: ``--trace-children``).
+    (valgrind counts the child process of rlcard too: ``--trace-children``). That count
+    moves by a few thousand a step between runs (the start-up of each process); with
+    ``skip`` callgrind collects only inside the ``eval`` of the ``steps`` steps after the
+    first ``skip`` (``--collect-atstart=no --toggle-collect=builtin_eval``): runs of the
+    same code agree within a few instructions a step (docs/rl.md, session 12).
     """
     env_vars = {**os.environ, "PYTHONHASHSEED": "0"}
+    if skip is not None and "rlcard" in loops:
+        raise SystemExit("--skip counts our loops only (rlcard runs in its own process)")
 
-    def collected(loop: str, n: int) -> int:
+    def collected(loop: str, n: int, toggled: list[str], skipped: int = 0) -> int:
         command = [
             "valgrind", "--tool=callgrind", "--callgrind-out-file=/dev/null",
-            "--trace-children=yes", sys.executable, __file__, "count", loop, str(n),
-            "--seed", str(seed), "--rlcard-python", rlcard_python,
+            "--trace-children=yes", *toggled, sys.executable, __file__, "count", loop, str(n),
+            "--seed", str(seed), "--rlcard-python", rlcard_python, "--skip", str(skipped),
         ]  # fmt: skip
         out = subprocess.run(command, env=env_vars, capture_output=True, text=True, check=True)
         return sum(int(m) for m in re.findall(r"Collected : (\d+)", out.stderr))
 
     for loop in loops:
-        per = (collected(loop, steps) - collected(loop, 0)) / steps
-        print(f"{loop:16} {per:10,.0f} instructions per step ({steps} steps)", flush=True)
+        if skip is None:
+            per = (collected(loop, steps, []) - collected(loop, 0, [])) / steps
+            what = f"{steps} steps"
+        else:
+            toggled = ["--collect-atstart=no", "--toggle-collect=builtin_eval"]
+            per = collected(loop, steps, toggled, skip) / steps
+            what = f"steps {skip}-{skip + steps}, inside eval"
+        print(f"{loop:16} {per:10,.0f} instructions per step ({what})", flush=True)
 
 
 def speed(seconds: float, seed: int, rlcard_python: str) -> None:
@@ -433,9 +451,16 @@ def main() -> None:
     one = sub.add_parser("count", help="make STEPS steps of one loop (for a counter)")
     one.add_argument("loop", choices=[*LOOPS, "rlcard"])
     one.add_argument("steps", type=int)
+    one.add_argument("--skip", type=int, default=0, help="steps made first, not in the eval")
     many = sub.add_parser("instructions", help="callgrind instructions per step of loops")
     many.add_argument("loops", nargs="+", choices=[*LOOPS, "rlcard"])
     many.add_argument("--steps", type=int, default=4000)
+    many.add_argument(
+        "--skip",
+        type=int,
+        default=None,
+        help="count only the STEPS steps after the first SKIP, inside eval (steadier)",
+    )
     for parser_ in (one, many):
         parser_.add_argument("--seed", type=int, default=0)
         parser_.add_argument("--rlcard-python", default=sys.executable)
@@ -448,9 +473,9 @@ def main() -> None:
     if args.command == "speed":
         speed(args.seconds, args.seed, args.rlcard_python)
     elif args.command == "count":
-        count(args.loop, args.steps, args.seed, args.rlcard_python)
+        count(args.loop, args.steps, args.seed, args.rlcard_python, args.skip)
     elif args.command == "instructions":
-        instructions(args.loops, args.steps, args.seed, args.rlcard_python)
+        instructions(args.loops, args.steps, args.seed, args.rlcard_python, args.skip)
     else:
         match(args.against, args.games, args.simulations, args.seed)
 

@@ -40,6 +40,9 @@ from game.rl.compat import max_outcome
 from game.rl.table import CHANCE, TERMINAL, Table, TableSpec
 from launcher.profiles import DEFAULT_PROFILE
 
+#: The table's actor is the current player as it is (OpenSpiel's ids for chance and the end).
+assert (CHANCE, TERMINAL) == (int(pyspiel.PlayerId.CHANCE), int(pyspiel.PlayerId.TERMINAL))
+
 SHORT_NAME = "python_uno_attack"
 #: The deal is one chance node choosing one of this many seeds, uniformly.
 DEALS = 4096
@@ -146,14 +149,10 @@ class UnoAttackState(pyspiel.State):
         return self._table
 
     def current_player(self) -> int:
-        if self._table is None:
-            return int(pyspiel.PlayerId.CHANCE)
-        actor = self._table.actor
-        if actor == CHANCE:
-            return int(pyspiel.PlayerId.CHANCE)
-        if actor == TERMINAL:
-            return int(pyspiel.PlayerId.TERMINAL)
-        return actor
+        """The table's actor: its CHANCE and TERMINAL are OpenSpiel's player ids (checked at
+        import; read at every step, so no pybind enum is converted here)."""
+        table = self._table
+        return CHANCE if table is None else table.actor
 
     def _legal_actions(self, player: int) -> list[int]:
         table = self._table
@@ -168,7 +167,8 @@ class UnoAttackState(pyspiel.State):
         if self._table is None:
             self._table = Table(self._spec, derive_seed(self._seed, f"deal:{action}"))
         else:
-            self._table.apply(int(action))
+            # an int from OpenSpiel: int() of it would cost about 600 instructions (docs/rl.md)
+            self._table.apply(action if type(action) is int else int(action))
 
     def _action_to_string(self, player: int, action: int) -> str:
         if player == pyspiel.PlayerId.CHANCE:

@@ -30,7 +30,7 @@ from pettingzoo import AECEnv
 from pettingzoo.utils import wrappers
 from pettingzoo.utils.env_logger import EnvLogger
 
-from game.rl.table import CHANCE, TERMINAL, Table, TableSpec
+from game.rl.table import TERMINAL, Table, TableSpec
 
 RENDER_MODES = ("human", "ansi")
 
@@ -80,9 +80,15 @@ class OrderEnforcingWrapper(wrappers.OrderEnforcingWrapper):  # pettingzoo ships
     def reset(self, seed: int | None = None, options: dict[str, Any] | None = None) -> None:
         super().reset(seed=seed, options=options)
         self.has_reset = True
+        # From now on last() is the environment's own, bound here: the method below would
+        # only hand over to it, and its frame cost about 1,400 instructions a step (callgrind
+        # of the env() loop; docs/rl.md, session 12).
+        self.last = self.env.last  # type: ignore[method-assign]  # on purpose: above
 
     def last(self, observe: bool = True) -> tuple[Any, float, bool, bool, dict[str, Any]]:
-        """The environment's own ``last()`` (PettingZoo's wrapper reads it field by field)."""
+        """Before ``reset()``: PettingZoo's check, then the environment's ``last()``
+        (PettingZoo's wrapper reads it field by field). After it, :meth:`reset` has bound
+        the environment's ``last`` in its place."""
         if observe and not self.has_reset:
             EnvLogger.error_observe_before_reset()
         return self.env.last(observe)
@@ -175,9 +181,13 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
             raise RuntimeError("call reset() before using the environment")
         # the acting agent's cumulative reward is 0 already: every reward is 0 until the
         # round ends, and then every agent is done (PettingZoo zeroes it here)
-        table.apply(int(action))  # type: ignore[arg-type]  # None only for a done agent
-        if table.actor == CHANCE:
-            table.press_until_a_seat_acts(self._uniform)
+        # the action: an int, or a numpy integer made one (None only for a done agent; int()
+        # of an int costs about 600 instructions, a type test 180: callgrind, docs/rl.md);
+        # the presses that follow are sampled in the same call
+        table.apply(
+            action if type(action) is int else int(action),  # type: ignore[arg-type]
+            self._uniform,
+        )
         if table.actor == TERMINAL:
             for seat, reward in enumerate(table.returns()):
                 name = self.possible_agents[seat]

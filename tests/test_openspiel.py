@@ -58,6 +58,27 @@ def test_a_whole_round_has_a_winner_and_zero_sum_returns() -> None:
     assert sorted(returns) == [-1.0, 1.0]
 
 
+@pytest.mark.parametrize("profile", [None, "escalating"])
+def test_apply_with_uniform_samples_the_presses_as_press_until_a_seat_acts(
+    profile: str | None,
+) -> None:
+    """``Table.apply(action, uniform)`` (env.step's one call) is apply, then the presses."""
+    spec = TableSpec.of("attack", 3, {"jump_in": True}, profile)
+    one, two = Table(spec, 9), Table(spec, 9)
+    first, second = random.Random(4), random.Random(4)
+    one.press_until_a_seat_acts(first.random)
+    two.press_until_a_seat_acts(second.random)
+    pick = random.Random(1)
+    while not one.is_terminal():
+        action = pick.choice(one.legal_actions())
+        one.apply(action)
+        one.press_until_a_seat_acts(first.random)
+        two.apply(action, second.random)
+        assert (one.moves, one.actor, one.offering) == (two.moves, two.actor, two.offering)
+        assert one.information_state_string(0) == two.information_state_string(0)
+    assert two.is_terminal() and sum(actor is None for _, actor, _ in two.moves) > 10
+
+
 def _dealt(ruleset: str = "attack", players: int = 3) -> object:
     state = load(ruleset, players).new_initial_state()
     assert state.is_chance_node() and len(state.chance_outcomes()) == game.openspiel.DEALS

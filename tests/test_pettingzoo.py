@@ -160,7 +160,7 @@ def test_the_wrapper_is_pettingzoos_order_enforcing_one_with_the_same_checks() -
                 break
             continue
         action = int(rng.choice(np.flatnonzero(one[0]["action_mask"])))
-        ours.step(action)
+        ours.step(np.int64(action) if action % 2 else action)  # a numpy id as well
         stock.step(action)
     assert ours.agents == stock.agents == []
 

@@ -38,11 +38,13 @@ class ActionSpace:
     def __init__(self, ruleset: Ruleset, players: int) -> None:
         self.cards = sorted({card.code for card in ruleset.deck})
         self.card_index = {code: i for i, code in enumerate(self.cards)}
-        #: The ``play:CARD`` id of each card of the deck (cards are interned: one object a face).
-        self.play_of = {card: self.card_index[card.code] for card in set(ruleset.deck)}
         faces = len(self.cards)
         self.play, self.give = 0, faces
+        #: The ``play:CARD`` id of each card of the deck (cards are interned: one object a face).
+        self.play_of = {card: self.play + self.card_index[card.code] for card in set(ruleset.deck)}
         self.color = 2 * faces
+        #: The ``color:C`` id of each colour (a colour, a StrEnum, hashes as its string: in C).
+        self.color_of = {color: self.color + i for i, color in enumerate(COLORS)}
         self.target = self.color + len(COLORS)
         self.catch = self.target + players
         bare = self.catch + players
@@ -68,11 +70,11 @@ class ActionSpace:
         """The id of ``move`` (the acting seat is not part of it)."""
         kind = type(move)
         if kind is PlayMove:  # the common case first: one dict lookup
-            return self.play + self.play_of[move.card]  # type: ignore[attr-defined]
+            return self.play_of[move.card]  # type: ignore[attr-defined]
         if kind is GiveMove:
             return self.give + self.card_index[move.card.code]  # type: ignore[attr-defined]
         if kind is ChooseMove:
-            return self.color + COLORS.index(move.color)  # type: ignore[attr-defined]
+            return self.color_of[move.color]  # type: ignore[attr-defined]
         if kind is AimMove:
             return self.target + move.target  # type: ignore[attr-defined]
         if kind is CatchMove:
@@ -85,14 +87,18 @@ class ActionSpace:
         """``{id: move}`` for the decider's ``moves``, in their order.
 
         Its moves all have different shapes, so different ids. Made at every decision: the
-        plays are looked up here without a call each (nor a comprehension's).
+        plays and colours are looked up here without a call each (nor a comprehension's; a
+        colour decision's four :meth:`encode` calls cost about 400 instructions a step of
+        the env() loop, docs/rl.md).
         """
-        play, play_of, bare_of_type = self.play, self.play_of, self.bare_of_type
+        play_of, color_of, bare_of_type = self.play_of, self.color_of, self.bare_of_type
         ids: dict[int, Move | None] = {}
         for move in moves:
             kind = type(move)
             if kind is PlayMove:
-                ids[play + play_of[move.card]] = move  # type: ignore[attr-defined]
+                ids[play_of[move.card]] = move  # type: ignore[attr-defined]
+            elif kind is ChooseMove:  # a colour decision's four
+                ids[color_of[move.color]] = move  # type: ignore[attr-defined]
             else:
                 bare = bare_of_type.get(kind)
                 ids[self.encode(move) if bare is None else bare] = move

@@ -157,6 +157,8 @@ class Table:
         self.actor = TERMINAL
         #: Whether the actor is being offered its out-of-turn moves (else it decides).
         self.offering = False
+        #: Whether jump-ins are on (else out-of-turn moves need a seat UNO is open to).
+        self._jump_in = self.game.rules.jump_in
         self._legal: dict[int, Move | None] | None = None
         self._outcomes = _NO_PRESS
         self._settle()
@@ -210,14 +212,19 @@ class Table:
             mask.show(())
         return mask.array.copy()
 
-    def apply(self, action: int) -> None:
-        """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards)."""
+    def apply(self, action: int, uniform: Callable[[], float] | None = None) -> None:
+        """Make ``action`` for the actor (at a chance node: the press shot ``action`` cards).
+
+        ``uniform``: then sample every press that follows until a seat acts, as
+        :meth:`press_until_a_seat_acts` would (an RL environment's step, in one call:
+        about 900 instructions a step less; docs/rl.md, session 12).
+        """
         actor = self.actor
         if actor == CHANCE:
             if action not in self._outcomes.counts:
                 raise IllegalMove(f"a press cannot shoot {action} cards here")
             self._press(action)
-            self._settle()
+            self._settle(uniform)
             return
         legal = self._legal
         if legal is None:
@@ -225,7 +232,9 @@ class Table:
         if action not in legal:
             raise IllegalMove(f"action {action} is not legal for seat {actor} now")
         move, game = legal[action], self.game
-        self.moves.append((len(game.event_log), actor, action))
+        # the log's __len__ called as a method: through len() it costs about 390 instructions
+        # more (Python's slot wrapper), 1.5 times a step of the env() loop (docs/rl.md)
+        self.moves.append((game.event_log.__len__(), actor, action))
         if move is None:
             self.declined.add(actor)
         else:
@@ -234,14 +243,14 @@ class Table:
             game.play(move)
             if action < self._actions.give:  # play:CARD, the first ids; every seat sees it
                 self.plays.append(actor * self._layout.faces + action)
-        self._settle()
+        self._settle(uniform)
 
     def press_until_a_seat_acts(self, uniform: Callable[[], float]) -> None:
         """Sample every pending press (``uniform()``: a number in [0, 1)) until a seat acts."""
-        while self.actor == CHANCE:
+        if self.actor == CHANCE:
             counts, _, cumulative = self._outcomes
             self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
-            self._settle()
+            self._settle(uniform)  # and the presses after it
 
     def returns(self) -> list[float]:
         """Zero-sum: +1 to the round's winner, -1/(n-1) to the rest; 0 before the end."""
@@ -284,18 +293,37 @@ class Table:
         return self._seat_tensor(seat, private).array.copy()
 
     def tensor_and_mask(self, seat: int) -> tuple[np.ndarray, np.ndarray]:
-        """:meth:`information_state_tensor` and :meth:`action_mask` of ``seat`` in one call
-        (an RL environment's observation each step; a call costs about 350 instructions,
-        so the mask's lines are :meth:`action_mask`'s, not a call to it)."""
+        """:meth:`information_state_tensor` and :meth:`action_mask` of ``seat`` in one call:
+        an RL environment's observation, once a step.
+
+        A Python call costs 350-500 instructions before its body runs, so this is written
+        out without the calls the two would make: :meth:`action_mask`'s lines, the common
+        case of :meth:`legal` (its two calls cost about 1,000 instructions a step of the
+        ``env()`` loop; docs/rl.md, session 12) and :meth:`_seat_tensor`'s.
+        """
         mask = self._seat_masks[seat]
         if mask is None:
             mask = self._seat_masks[seat] = SeatMask(self._actions.size)
-        if seat == self.actor:
+        actor, game = self.actor, self.game
+        if seat == actor:
             legal = self._legal
-            mask.show(self.legal() if legal is None else legal)
+            if legal is None:
+                if self.offering:
+                    legal = self._offers()
+                else:  # the decider's moves
+                    legal = self._actions.encode_all(game.legal_moves())
+                self._legal = legal
+            mask.show(legal)
         else:
             mask.show(())
-        return self._seat_tensor(seat, True).array.copy(), mask.array.copy()
+        tensor = self._seat_tensors[seat]
+        if tensor is None:
+            tensor = self._seat_tensors[seat] = SeatTensor(self._layout, seat, True)
+        uno = self._uno
+        if uno == _ASK:
+            uno = game.uno_pending
+        tensor.refresh(game, actor, self._pending, uno, self.plays)
+        return tensor.array.copy(), mask.array.copy()
 
     def _seat_tensor(self, seat: int, private: bool) -> SeatTensor:
         """``seat``'s kept tensor, brought up to the table's state."""
@@ -367,6 +395,7 @@ class Table:
         self.__dict__.update(state)
         self.game = game
         self._layout = _layout(spec)
+        self._jump_in = game.rules.jump_in
 
     def __str__(self) -> str:
         return f"{self.game!r} actor={self.actor} waited={sorted(self.declined)}"
@@ -377,13 +406,14 @@ class Table:
         if self.declined:
             self.declined.clear()
         game = self.game
-        self.moves.append((len(game.event_log), None, count))
+        self.moves.append((game.event_log.__len__(), None, count))  # as in apply()
         game.play(_FIRED[count] if count < len(_FIRED) else fired(count))
         if self._by_load is None:  # the profile has a memory: advance it
             compat.after_press(game, self._profile, self.press, count)
 
-    def _settle(self) -> None:
-        """Make the presses that have one outcome; find who acts next."""
+    def _settle(self, uniform: Callable[[], float] | None = None) -> None:
+        """Make the presses that have one outcome (with ``uniform``, every press: sampled
+        as in :meth:`press_until_a_seat_acts`); find who acts next."""
         self._legal = None
         game = self.game
         while True:
@@ -394,12 +424,16 @@ class Table:
                     self._uno = _ASK
                     return
                 self._outcomes = _NO_PRESS
-                table_moves = game.table_moves()  # out-of-turn moves: rare
-                if table_moves:  # a seat UNO is open to can call it: then it is in them
-                    self._uno = game.uno_pending
-                    offered = self._offered_seat(table_moves)
-                else:
+                if game.uno_open is None and not self._jump_in:
+                    # no out-of-turn move (Game.table_moves's own first test, without its call)
                     self._uno = offered = None
+                else:
+                    table_moves = game.table_moves()
+                    if table_moves:  # a seat UNO is open to can call it: then it is in them
+                        self._uno = game.uno_pending
+                        offered = self._offered_seat(table_moves)
+                    else:
+                        self._uno = offered = None
                 self.offering = offered is not None
                 self.actor = game.decider if offered is None else offered
                 return
@@ -408,11 +442,16 @@ class Table:
                 outcomes = by_load[min(len(game.pile), len(by_load) - 1)]
             else:
                 outcomes = compat.press_outcomes(game, self._profile, self.press)
-            if len(outcomes.counts) > 1:
+            counts = outcomes.counts
+            if len(counts) == 1:
+                self._press(counts[0])
+            elif uniform is None:
                 self.actor, self.offering, self._outcomes = CHANCE, False, outcomes
                 self._uno = _ASK
                 return
-            self._press(outcomes.counts[0])
+            else:
+                cumulative = outcomes.cumulative
+                self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
 
     def _offered_seat(self, moves: list[Move]) -> int | None:
         """The next seat to be offered its out-of-turn ``moves``, or None (the decider moves)."""

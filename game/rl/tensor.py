@@ -22,7 +22,7 @@ chance node's actor, nobody open to UNO) writes its 1 to a scratch float past th
 from __future__ import annotations
 
 import functools
-from collections.abc import Iterable, Mapping
+from collections.abc import Iterable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import TYPE_CHECKING, Any
 
@@ -165,11 +165,19 @@ class SeatTensor:
         """
         layout, f, seat, hot = self.layout, self.floats, self.seat, self.hot
         n = layout.players
+        counted = self.plays
+        new = plays[counted:] if counted < len(plays) else ()  # the plays not counted yet
+        if new:  # into the played rows from this seat rightwards
+            base, faces = layout.observation_size, layout.faces
+            total, shift = n * faces, seat * faces
+            for play in new:
+                f[base + (play - shift) % total] += 1.0
+            self.plays = len(plays)
         hands = game.hands
         if self.private:
             hand = hands[seat]
             if hand != self.hand:  # by identity first (cards are interned); lengths first
-                self._count(hand, plays)
+                self._count(hand, new)
         sizes = self.sizes
         for other in layout.seats:
             size = len(hands[other])
@@ -205,49 +213,49 @@ class SeatTensor:
             self.stack = f[layout.direction + 1] = stack
         if pile != self.pile:
             self.pile = f[layout.direction + 2] = pile
-        counted = self.plays
-        if counted < len(plays):  # the new plays, into the rows from this seat rightwards
-            base, faces = layout.observation_size, layout.faces
-            total, shift = n * faces, seat * faces
-            for play in plays[counted:]:
-                f[base + (play - shift) % total] += 1.0
-            self.plays = len(plays)
 
-    def _count(self, hand: list[Card], plays: list[int]) -> None:
+    def _count(self, hand: list[Card], plays: Sequence[int]) -> None:
         """The hand block for ``hand``, from the one shown: the block of the hand shown,
-        less the seat's plays since (in the table's play log, not counted yet), plus the
-        cards after them. That is exact when the hand is the shown one with those cards
-        taken out (the engine takes a played card's first copy) and cards drawn at the end,
-        which is checked (list comparisons by identity, in C); else the hand is counted
-        again, at about 900 instructions a card (docs/rl.md).
+        less the seat's plays since (``plays``: the table's play log since it was shown),
+        plus the cards after them. That is exact when the hand is the shown one with those
+        cards taken out (the engine takes a played card's first copy) and cards drawn at
+        the end, which is checked (list comparisons by identity, in C); else the hand is
+        counted again, at about 900 instructions a card (docs/rl.md).
+
+        The hand shown (this tensor's own copy) is brought to ``hand`` in place: a play's
+        card is removed from it, drawn cards are added at its end. A play is taken off the
+        block as it is found; if the check then fails, the recount overwrites the block.
         """
         layout, f = self.layout, self.floats
-        shown, face = self.hand, layout.face  # shown: this tensor's own copy
+        shown, card = self.hand, layout.card
         n_faces = layout.faces
         total, shift = layout.players * n_faces, self.seat * n_faces
-        out = []
-        for play in plays[self.plays :]:
+        for play in plays:
             played = (play - shift) % total
             if played < n_faces:  # the seat's own row: its play
-                card, i, k = layout.card[played], 0, len(shown)
-                while i < k and shown[i] is not card:  # by identity (== is Python code)
-                    i += 1
-                if i == k:  # not in the hand shown (drawn since): count again
+                try:  # its first copy, found in C (a card compares by identity: interned)
+                    shown.remove(card[played])
+                except ValueError:  # not in the hand shown (drawn since): count again
                     break
-                del shown[i]
-                out.append(played)
+                f[played] -= 1.0
         else:
             k = len(shown)
-            # no card drawn (the common case: a play) needs no slices
-            if hand == shown if len(hand) == k else hand[:k] == shown:
-                for played in out:
-                    f[played] -= 1.0
-                if len(hand) > k:
-                    for card in hand[k:]:
-                        f[face[card]] += 1.0
-                self.hand = hand[:]
+            if len(hand) == k:  # no card drawn (the common case: a play)
+                if hand == shown:
+                    return
+            elif hand[:k] == shown:
+                face, drawn = layout.face, hand[k:]
+                for drawn_card in drawn:
+                    f[face[drawn_card]] += 1.0
+                shown += drawn
                 return
-        f[:n_faces] = layout.no_hand
+        self._recount(hand)
+
+    def _recount(self, hand: list[Card]) -> None:
+        """The hand block counted card by card (about 900 instructions a card)."""
+        layout, f = self.layout, self.floats
+        face = layout.face
+        f[: layout.faces] = layout.no_hand
         for card in hand:
             f[face[card]] += 1.0
         self.hand = hand[:]
