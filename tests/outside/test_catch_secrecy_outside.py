@@ -43,6 +43,7 @@ from collections.abc import Iterator
 from typing import Any
 
 from game import CatchMove, Decision, Game, Move
+from tests.outside.docs_facts import LOGGED_DECISIONS
 
 # (ruleset, players): every ruleset, with the player counts whose decisions differ.
 CASES: list[tuple[str, int]] = [
@@ -57,17 +58,6 @@ CASES: list[tuple[str, int]] = [
     ("classic", 4),
     ("pocket", 3),
 ]
-# docs/rules.md "The event log": every decision other than a turn is logged (a press is
-# chance, the round's end is nobody's).
-LOGGED = {
-    Decision.COLOR,
-    Decision.TARGET,
-    Decision.CHALLENGE,
-    Decision.DRAWN,
-    Decision.GIVE,
-    Decision.PLAY_AGAIN,
-    Decision.STACK,
-}
 MAX_STEPS = 700  # moves of one random round at most
 VARIANTS = 3  # copies with the pile in another order, besides one in the same order
 
@@ -241,7 +231,7 @@ def test_a_decision_is_logged_again_after_a_catch_interrupts_it() -> None:
     logged = 0
     reached: Counter[str] = Counter()
     for ruleset, players, seed, step, game in random_rounds(CASES, 400, 1000):
-        if game.pending not in LOGGED:
+        if game.pending not in LOGGED_DECISIONS:
             continue
         # Every logged decision: the last ``decision`` event is this one, with these moves.
         event = last_decision(game.events)
@@ -311,7 +301,7 @@ def test_the_catcher_and_the_others_see_nothing_of_the_pile_order_after_a_catch(
             start = len(game.events)
             logs = [g.events[start:] for g in outcome.games]
             secret += any(log != logs[0] for log in logs)
-            if game.pending in LOGGED and game.decider == move.seat:
+            if game.pending in LOGGED_DECISIONS and game.decider == move.seat:
                 before = offered(game)
                 changed = {offered(g) != before for g in outcome.games}
                 split += changed == {True, False}

@@ -37,6 +37,7 @@ from hypothesis import strategies as st
 from game import Decision, Game, Move, Table, play_out
 from game.bots import GreedyBot
 from game.play.events import schema_problem
+from tests.outside.docs_facts import LOGGED_DECISIONS
 
 RULESETS = ["attack", "classic", "pocket", "attack-original", "attack-mega-hit"]
 MAX_MOVES = 400
@@ -66,16 +67,6 @@ DOCUMENTED_TYPES = {
     "pass",
     "round_end",
     "game_end",
-}
-# Decisions that docs/rules.md says are logged as ``decision`` events (not turn, press, ends).
-LOGGED_DECISIONS = {
-    Decision.COLOR,
-    Decision.TARGET,
-    Decision.CHALLENGE,
-    Decision.DRAWN,
-    Decision.GIVE,
-    Decision.PLAY_AGAIN,
-    Decision.STACK,
 }
 
 Event = dict[str, Any]
