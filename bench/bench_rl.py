@@ -276,7 +276,9 @@ def instructions(
     moves by a few thousand a step between runs (the start-up of each process); with
     ``skip`` callgrind collects only inside the ``eval`` of the ``steps`` steps after the
     first ``skip`` (``--collect-atstart=no --toggle-collect=builtin_eval``): runs of the
-    same code agree within a few instructions a step (docs/rl.md, session 12).
+    same code in one session agree within about 50 instructions a step (often exactly), a
+    clone counted on another day up to about 200 apart: compare trees counted side by side
+    (docs/rl.md, session 12).
     """
     env_vars = {**os.environ, "PYTHONHASHSEED": "0"}
     if skip is not None and "rlcard" in loops:
