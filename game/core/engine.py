@@ -59,7 +59,6 @@ from game.core.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRu
 from game.core.moves import (
     NEXT_ROUND,
     Decision,
-    DrawMove,
     FiredMove,
     Move,
     PenalizeMove,
@@ -368,10 +367,11 @@ class Game(History, RoundState):
         seat = self.decider
         if self.uno_open is not None and seat != self.uno_open:
             self.uno_open = None
-        if pending is _TURN and type(made) is PlayMove:  # turns.on_turn, inlined
-            self.play_card(seat, made.card, "turn")
-        elif pending is _TURN and type(made) is DrawMove:
-            flow.draw(self, seat)
+        if pending is _TURN:  # a turn's move: a card from the hand, or a draw
+            if type(made) is PlayMove:
+                self.play_card(seat, made.card, "turn")
+            else:
+                flow.draw(self, seat)
         else:
             flow.HANDLERS[pending](self, made, seat)
 

@@ -45,14 +45,8 @@ _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 _DRAWN, _PRESS = Decision.DRAWN, Decision.PRESS
 
 
-# -- decisions: one handler per Decision, for a move already checked legal ------------------
-def on_turn(game: Engine, move: Move, seat: int) -> None:
-    if isinstance(move, PlayMove):
-        game.play_card(seat, move.card, "turn")
-    else:
-        draw(game, seat)
-
-
+# -- decisions: one handler per Decision but a turn's, for a move already checked legal ------
+# (Game.play makes a turn's move itself: play_card for a card, draw below for a draw)
 def draw(game: Engine, seat: int) -> None:
     """``seat`` draws: presses once, or until a playable card (``draw_until_playable``).
 
@@ -175,7 +169,6 @@ def on_next_round(game: Engine, move: Move, seat: int) -> None:
 
 
 HANDLERS: dict[Decision, Callable[[Engine, Move, int], None]] = {
-    Decision.TURN: on_turn,
     Decision.COLOR: on_color,
     Decision.TARGET: on_target,
     Decision.DRAWN: on_drawn,
