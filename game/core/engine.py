@@ -348,7 +348,6 @@ class Game(History, RoundState):
         if pending is _PRESS:
             # play_chance's common case (a FiredMove's count is a whole number >= 0)
             if type(move) is FiredMove and move.count <= len(self.pile):
-                self.legal = None
                 flow.on_fired(self, move.count)
             else:
                 self.play_chance(Move.parse(move) if isinstance(move, str) else move)
@@ -389,7 +388,6 @@ class Game(History, RoundState):
                 f"fired:{count!r} is not a press's outcome: a press shoots a whole number of "
                 f"cards from 0 to the {held} the launcher holds"
             )
-        self.legal = None
         flow.on_fired(self, count)
 
     # -- the turn machinery ----------------------------------------------------------

@@ -259,7 +259,11 @@ def penalize(game: Engine, move: PenalizeMove) -> None:
 
 # -- chance nodes: every press of the launcher (game.play.driver feeds the outcome) ----------------
 def on_fired(game: Engine, count: int) -> None:
-    """Apply one press's outcome: ``count`` cards came out of the launcher."""
+    """Apply one press's outcome: ``count`` cards came out of the launcher.
+
+    The cached offer (:attr:`legal`) is cleared here once the presses are done; while more
+    are due the game is still at a chance node, whose offer (none) has not changed.
+    """
     pile, seat = game.pile, game.due_seat
     if count == 1 and pile:  # the common press: one card off the draw pile
         card = pile.popleft()
