@@ -560,7 +560,7 @@ class Game(History, RoundState):
     def emit(self, kind: str, fields: Mapping[str, Any]) -> None:
         """Log an event of type ``kind`` with ``fields``, in their order, after ``type``.
 
-        The steps of every turn (a play, a draw, a press, a decision) add their records to
+        The steps of every turn (a play, a draw, a press, a decision, a colour) add their records to
         :attr:`event_log` themselves (game.core.eventlog); this is the form for the rest. The
         fields come as a dict, never keywords (:meth:`EffectContext.emit` says why).
         """

@@ -15,11 +15,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from game.core.cards import Card, Color, sort_key
+from game.core.cards import Card, sort_key
 from game.core.chance import shuffle
 from game.core.effects import skipped_step
 from game.core.errors import IllegalMove
-from game.core.eventlog import draw_event, hit_event
+from game.core.eventlog import color_event, draw_event, hit_event
 from game.core.explain import explain, explain_table
 from game.core.legal import fits
 from game.core.moves import (
@@ -39,7 +39,6 @@ if TYPE_CHECKING:
     from game.core.steps import Engine
 
 
-_COLOR_TEXT = {c: c.value for c in Color}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 # module names: an enum member off its class is slow (3.11)
 _DRAWN, _PRESS = Decision.DRAWN, Decision.PRESS
@@ -71,7 +70,7 @@ def draw(game: Engine, seat: int) -> None:
 def on_color(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
     game.active_color = color = move.color
-    game.emit("color", {"player": seat, "color": _COLOR_TEXT[color]})
+    game.event_log.add((color_event, seat, color))
     game.run_effects()
 
 
