@@ -413,7 +413,8 @@ class Game(History, RoundState):
             self.queue = deque(steps)
             self.run_effects()
         else:
-            self.queue.clear()
+            if self.queue:  # what an earlier card's effect left to run (rarely anything) ends
+                self.queue.clear()
             self.after_effects()
 
     def hand_shrank(self, seat: int) -> None:
