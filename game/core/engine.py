@@ -75,6 +75,7 @@ _NO_KINDS: frozenset[Any] = frozenset()
 _TURN, _PRESS = Decision.TURN, Decision.PRESS
 _ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _STACK, _CHALLENGE = Decision.STACK, Decision.CHALLENGE
+_OVER = frozenset((_ROUND_OVER, _GAME_OVER))
 #: Decisions whose legal moves need neither the seats in play nor the stackable kinds.
 _PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
 
@@ -233,10 +234,9 @@ class Game(History, RoundState):
         return len(self.hands[seat])
 
     def is_round_over(self) -> bool:
-        # two identity tests, not ``in`` a tuple: that compares a StrEnum member with ==,
-        # a string comparison per member (asked before every move of a game loop)
-        pending = self.pending
-        return pending is _ROUND_OVER or pending is _GAME_OVER
+        # ``in`` a frozenset, not a tuple: a tuple compares a StrEnum member with ==, a string
+        # comparison per member; a set finds it by its (cached) hash (asked before every move)
+        return self.pending in _OVER
 
     @property
     def total_turns(self) -> int:
