@@ -116,11 +116,11 @@ class Game(History, RoundState):
         the others, ``()`` sampled mode to any. ``launcher``: how the ``game_start`` event names the
         device that will feed the presses (the core never sees it).
         """
+        ruleset.check_players(players if isinstance(players, int) else len(players))
         self.names = (
             [f"P{i}" for i in range(players)] if isinstance(players, int) else list(players)
         )
         self.num_players = len(self.names)
-        ruleset.check_players(self.num_players)
         self.ruleset = ruleset
         self.launcher_name = launcher
         self.press_odds: tuple[float, ...] | None = (
@@ -168,9 +168,7 @@ class Game(History, RoundState):
         """
         rules = ruleset_for(ruleset, options)
         seed = fresh_seed() if seed is None else seed
-        count = players if isinstance(players, int) else len(players)
-        rules.check_players(count)
-        return cls(
+        return cls(  # which checks the number of players
             rules,
             players,
             seeded(seed),
