@@ -389,8 +389,14 @@ class Game(History, RoundState):
         flow.on_fired(self, count)
 
     # -- the turn machinery ----------------------------------------------------------
-    def play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
-        """Engine step (game.turns): move ``card`` from the hand to the pile and resolve it."""
+    def play_card(self, seat: int, card: Card, context: str, keep_pos: bool = False) -> None:
+        """Engine step (game.turns): move ``card`` from the hand to the pile and resolve it.
+
+        ``keep_pos`` (play again: the turn pointer stays) is passed by name, but it is not
+        keyword-only: CPython 3.11 specialises no call of a function with a keyword-only
+        parameter, a positional call included (about 200 instructions a call; docs/performance.md,
+        helper ``trim``). :meth:`presses`' ``until`` and ``then`` likewise.
+        """
         hand = self.hands[seat]
         if card in self.rules.challengeable:
             self.guilty = legal.would_be_guilty(
@@ -535,7 +541,7 @@ class Game(History, RoundState):
         return True
 
     def presses(
-        self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"
+        self, seat: int, presses: int, reason: str, until: str = "count", then: str = "run"
     ) -> bool:
         """Stop for ``presses`` presses by ``seat``; False when there are none to wait for.
 
