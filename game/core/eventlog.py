@@ -81,6 +81,11 @@ class EventLog:
 
     ``add`` is the list's own ``append`` (a C call, no Python frame) while no callback is
     set; with one it writes the event and hands it over at once.
+
+    The engine's hot steps read ``add`` into a local and call that (``log = game.event_log.add``,
+    ``log(record)``): ``game.event_log.add(record)`` compiles to a method lookup, which CPython
+    3.11 cannot specialise for an attribute held in a slot (about 85 instructions more a
+    record; docs/performance.md, helper ``trim``), where a plain read of the slot it can.
     """
 
     __slots__ = ("add", "_callback", "_dicts", "_records")
