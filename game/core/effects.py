@@ -119,7 +119,7 @@ def _victim(ctx: EffectContext, who: str) -> int:
 
 
 def choose_color(ctx: EffectContext, step: Step) -> bool:
-    if step.text.get("who") == "next":
+    if step.text.get("who", "self") == "next":
         return ctx.ask(_COLOR, ctx.next_seat(ctx.actor))
     if ctx.actor_out():
         return False

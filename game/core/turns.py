@@ -274,7 +274,8 @@ def on_fired(game: Engine, count: int) -> None:
         cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
         game.hands[seat].extend(cards)
     if cards:
-        if seat == game.uno_open:
+        # tested against None first: ``int == None`` is a comparison CPython cannot specialise
+        if game.uno_open is not None and game.uno_open == seat:
             game.uno_open = None
         game.last_volley = cards
     log = game.event_log.add  # read, then called: faster than a method call (EventLog)
