@@ -537,7 +537,11 @@ class Game(History, RoundState):
     def ask(self, decision: Decision, seat: int) -> bool:
         """Stop for ``seat``'s decision; the log says which moves were offered."""
         self.pending, self.decider = decision, seat
-        self.legal = moves = self.compute_legal()
+        if decision in _PLAIN:  # a colour, a drawn card...: compute_legal's case, without its call
+            moves = legal.legal_moves(self.rules, self, (), _NO_KINDS)
+        else:
+            moves = self.compute_legal()
+        self.legal = moves
         log = self.event_log.add  # read, then called: faster than a method call (EventLog)
         log((decision_event, seat, decision, tuple(moves)))  # notation when read
         return True
