@@ -63,6 +63,9 @@ class CompiledRules:
 
     challenge_steps: dict[Kind, Step | None]
     bluff: bool  #: wild_draw_bluff: a challengeable wild may be played illegally
+    #: every matching card is playable: ``bluff`` on and no Trade Hands in the deck (which may
+    #: not be a hand's last card), so a turn's offer skips :func:`playable_cards`' tests
+    plain_offer: bool
     jump_in: bool
     turn_cap: int  #: turns a round may have (round_turn_limit; no limit: a count never reached)
     reloads: bool  #: empty_launcher=reload
@@ -103,6 +106,8 @@ class CompiledRules:
         return cls(
             challenge_steps=steps,
             bluff=bool(options["wild_draw_bluff"]),
+            plain_offer=bool(options["wild_draw_bluff"])
+            and all(c.kind is not Kind.TRADE_HANDS for c in ruleset.deck),
             jump_in=bool(options["jump_in"]),
             turn_cap=int(options["round_turn_limit"]) or sys.maxsize,
             reloads=options["empty_launcher"] == "reload",
@@ -199,7 +204,10 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     """The decider's moves at a ``Decision.TURN``: its playable cards, then ``draw``."""
     hand = state.hands[state.decider]
     moves: list[Move]
-    if not rules.bluff or (len(hand) == 1 and hand[0].kind is _TRADE_HANDS):  # the rare cases
+    # the rare cases (never under plain_offer): the bluff rule off, or a lone Trade Hands
+    if not rules.plain_offer and (
+        not rules.bluff or (len(hand) == 1 and hand[0].kind is _TRADE_HANDS)
+    ):
         moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
     else:  # playable_cards without those two tests: the matching cards, each once, in hand
         # order, with their moves (the table's values). A loop, not a comprehension: CPython
