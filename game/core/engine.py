@@ -308,7 +308,7 @@ class Game(History, RoundState):
                 moves = self.legal = legal.turn_moves(self.rules, self)
             else:
                 moves = self.legal = self.compute_legal()
-        return list(moves)
+        return moves.copy()  # the caller's own list: copy(), not list(), a dearer call in 3.11
 
     def compute_legal(self) -> list[Move]:
         """Engine step: the decider's legal moves, computed afresh (:meth:`legal_moves` caches)."""
