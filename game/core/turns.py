@@ -58,10 +58,13 @@ def draw(game: Engine, seat: int) -> None:
     log((draw_event, seat))
     game.last_volley = ()
     game.drawer = seat
-    game.drawn_cards = game.draw_empties = 0
     presses = game.rules.draw_presses  # at least 1
     game.due_seat, game.due_presses, game.due_reason = seat, presses, "draw"
-    game.due_until, game.then = "playable" if presses > 1 else "count", "draw"
+    if presses > 1:  # draw_until_playable: its counts (press_done) start again
+        game.due_until, game.then = "playable", "draw"
+        game.drawn_cards = game.draw_empties = 0
+    else:  # one press (the counts stay 0: only an until=playable press adds to them)
+        game.due_until, game.then = "count", "draw"
     if not game.pile:
         maybe_reload(game)
     game.pending, game.decider = _PRESS, seat
