@@ -43,7 +43,7 @@ UNO = UnoMove()
 PLAY: dict[Card, PlayMove] = {card: Move.play(card) for card in all_cards()}
 
 
-COLOR_MOVES = [Move.choose(c) for c in COLORS]
+COLOR_MOVES: list[Move] = [Move.choose(c) for c in COLORS]
 # The decisions as module names: an enum member read off its class costs CPython 3.11 a
 # call of EnumType's attribute hook (about 80 ns, against 10 for a global;
 # docs/performance.md, "A data-oriented core").
@@ -242,7 +242,7 @@ def legal_moves(
     if pending is _TURN:
         return turn_moves(rules, state)
     if pending is _COLOR:
-        return list(COLOR_MOVES)
+        return COLOR_MOVES.copy()
     if pending is _TARGET:
         return [Move.aim(s) for s in in_play if s != seat]
     if pending is _DRAWN:
