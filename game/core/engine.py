@@ -311,7 +311,7 @@ class Game(History, RoundState):
                 moves = self.legal = legal.turn_moves(self.rules, self)
             else:
                 moves = self.legal = self.compute_legal()
-        return list(moves)
+        return moves.copy()  # the caller's own list; ``list(moves)`` costs twice the time (3.11)
 
     def compute_legal(self) -> list[Move]:
         """Engine step: the decider's legal moves, computed afresh (:meth:`legal_moves` caches)."""
