@@ -42,7 +42,7 @@ from typing import Any
 
 from game.core import legal, table
 from game.core import turns as flow
-from game.core.cards import Card, Color, sort_key
+from game.core.cards import Card, Color, by_display
 from game.core.chance import Chance, fresh_seed, seeded
 from game.core.effects import RUNNERS
 from game.core.errors import GameError, IllegalMove, RulesetError
@@ -222,7 +222,7 @@ class Game(History, RoundState):
 
     def hand(self, seat: int) -> list[Card]:
         """A copy of ``seat``'s hand, sorted for display."""
-        return sorted(self.hands[seat], key=sort_key)
+        return sorted(self.hands[seat], key=by_display)
 
     @property
     def hand_sizes(self) -> list[int]:
