@@ -59,7 +59,6 @@ from game.core.legal import ACCEPT, CHALLENGE, DRAW, PASS, TAKE, UNO, CompiledRu
 from game.core.moves import (
     NEXT_ROUND,
     Decision,
-    DrawMove,
     FiredMove,
     Move,
     PenalizeMove,
@@ -76,6 +75,7 @@ _NO_KINDS: frozenset[Any] = frozenset()
 _TURN, _PRESS = Decision.TURN, Decision.PRESS
 _ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _STACK, _CHALLENGE = Decision.STACK, Decision.CHALLENGE
+_OVER = frozenset((_ROUND_OVER, _GAME_OVER))
 #: Decisions whose legal moves need neither the seats in play nor the stackable kinds.
 _PLAIN = frozenset((Decision.COLOR, Decision.DRAWN, Decision.PLAY_AGAIN, Decision.GIVE))
 
@@ -234,10 +234,9 @@ class Game(History, RoundState):
         return len(self.hands[seat])
 
     def is_round_over(self) -> bool:
-        # two identity tests, not ``in`` a tuple: that compares a StrEnum member with ==,
-        # a string comparison per member (asked before every move of a game loop)
-        pending = self.pending
-        return pending is _ROUND_OVER or pending is _GAME_OVER
+        # ``in`` a frozenset, not a tuple: a tuple compares a StrEnum member with ==, a string
+        # comparison per member; a set finds it by its (cached) hash (asked before every move)
+        return self.pending in _OVER
 
     @property
     def total_turns(self) -> int:
@@ -349,7 +348,6 @@ class Game(History, RoundState):
         if pending is _PRESS:
             # play_chance's common case (a FiredMove's count is a whole number >= 0)
             if type(move) is FiredMove and move.count <= len(self.pile):
-                self.legal = None
                 flow.on_fired(self, move.count)
             else:
                 self.play_chance(Move.parse(move) if isinstance(move, str) else move)
@@ -370,10 +368,11 @@ class Game(History, RoundState):
         seat = self.decider
         if self.uno_open is not None and seat != self.uno_open:
             self.uno_open = None
-        if pending is _TURN and type(made) is PlayMove:  # turns.on_turn, inlined
-            self.play_card(seat, made.card, "turn")
-        elif pending is _TURN and type(made) is DrawMove:
-            flow.draw(self, seat)
+        if pending is _TURN:  # a turn's move: a card from the hand, or a draw
+            if type(made) is PlayMove:
+                self.play_card(seat, made.card, "turn")
+            else:
+                flow.draw(self, seat)
         else:
             flow.HANDLERS[pending](self, made, seat)
 
@@ -391,7 +390,6 @@ class Game(History, RoundState):
                 f"fired:{count!r} is not a press's outcome: a press shoots a whole number of "
                 f"cards from 0 to the {held} the launcher holds"
             )
-        self.legal = None
         flow.on_fired(self, count)
 
     # -- the turn machinery ----------------------------------------------------------
@@ -417,7 +415,8 @@ class Game(History, RoundState):
             self.queue = deque(steps)
             self.run_effects()
         else:
-            self.queue.clear()
+            if self.queue:  # what an earlier card's effect left to run (rarely anything) ends
+                self.queue.clear()
             self.after_effects()
 
     def hand_shrank(self, seat: int) -> None:
@@ -564,7 +563,7 @@ class Game(History, RoundState):
     def emit(self, kind: str, fields: Mapping[str, Any]) -> None:
         """Log an event of type ``kind`` with ``fields``, in their order, after ``type``.
 
-        The steps of every turn (a play, a draw, a press, a decision) add their records to
+        The steps of every turn (a play, a draw, a press, a decision, a colour) add their records to
         :attr:`event_log` themselves (game.core.eventlog); this is the form for the rest. The
         fields come as a dict, never keywords (:meth:`EffectContext.emit` says why).
         """

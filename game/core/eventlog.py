@@ -22,6 +22,7 @@ from itertools import starmap
 from operator import attrgetter, call
 from typing import TYPE_CHECKING, Any
 
+from game.core.cards import Color
 from game.core.moves import Decision
 
 if TYPE_CHECKING:
@@ -36,6 +37,7 @@ Record = tuple[Any, ...]
 
 _CODE = attrgetter("code")
 _DECISION_TEXT = {d: d.value for d in Decision}  # Enum.value is a Python-level property
+_COLOR_TEXT = {c: c.value for c in Color}
 
 
 # -- the writers of the events logged on every step (the rest go through ``fields_event``) ---
@@ -50,6 +52,10 @@ def draw_event(seat: int) -> Event:
 def hit_event(seat: int, reason: str, cards: Iterable[Card], counted: int) -> Event:
     codes = list(map(_CODE, cards))  # no comprehension's frame: most presses are one card
     return {"type": "hit", "player": seat, "reason": reason, "cards": codes, "counted": counted}
+
+
+def color_event(seat: int, color: Color) -> Event:
+    return {"type": "color", "player": seat, "color": _COLOR_TEXT[color]}
 
 
 def decision_event(seat: int, decision: Decision, moves: Iterable[Move]) -> Event:

@@ -130,7 +130,7 @@ def round_points(
     ruleset: Ruleset, hands: Sequence[Sequence[Card]], winner: int | None
 ) -> tuple[list[int], list[int]]:
     """The points each hand holds, and what each seat gains (``scoring`` option)."""
-    held = [ruleset.hand_points(hand) for hand in hands]
+    held = list(map(ruleset.hand_points, hands))
     gained = [0] * len(hands)
     if winner is not None:
         if ruleset.options["scoring"] == "winner":
@@ -176,7 +176,7 @@ def start_game(game: Engine) -> None:
     header = (rules, tuple(game.names), game.launcher_name, game.rules.deck_codes)
     game.event_log.add((game_start_event, *header))  # all immutable: written when read
     dealer, turned, rounds = first_dealer(rules.deck, game.chance, game.num_players)
-    game.emit("dealer", {"seat": dealer, "turned": turned, "rounds": rounds})
+    game.event_log.add((dealer_event, dealer, turned, rounds))  # fresh, never changed after
     deal(game, list(rules.deck), dealer)
 
 
@@ -237,7 +237,7 @@ def emit_deal(
     game.event_log.add((deal_event, *dealt, extra))
 
 
-# -- the set-up's events, written when the log is read (game.core.eventlog) ----------------
+# -- the table's events, written when the log is read (game.core.eventlog) ----------------
 def game_start_event(
     rules: Ruleset, players: Sequence[str], launcher: str, deck: Sequence[str]
 ) -> dict[str, Any]:
@@ -250,6 +250,12 @@ def game_start_event(
         "deck": list(deck),
         **custom_header(rules),
     }
+
+
+def dealer_event(
+    dealer: int, turned: dict[int, str], rounds: list[dict[int, str]]
+) -> dict[str, Any]:
+    return {"type": "dealer", "seat": dealer, "turned": turned, "rounds": rounds}
 
 
 def deal_event(
@@ -273,6 +279,30 @@ def deal_event(
     }
 
 
+def round_end_event(
+    number: int,
+    winner: int | None,
+    held: Sequence[int],
+    gained: Sequence[int],
+    scores: Sequence[int],
+    hands: Sequence[Sequence[Card]],
+    turns: int,
+    eliminated: Sequence[int],
+) -> dict[str, Any]:
+    return {
+        "type": "round_end",
+        "round": number,
+        "winner": winner,
+        "reason": "out" if winner is not None else "turn-limit",
+        "held": list(held),
+        "gained": list(gained),
+        "scores": list(scores),
+        "hands": [list(map(_CODE, hand)) for hand in hands],
+        "turns": turns,
+        "eliminated": list(eliminated),
+    }
+
+
 def end_round(game: Engine, winner: int | None) -> None:
     """Score the round, knock out (challenge game), and end the game if someone won it."""
     rules, scores = game.ruleset, game.scores
@@ -280,29 +310,18 @@ def end_round(game: Engine, winner: int | None) -> None:
     for seat, points in enumerate(gained):
         scores[seat] += points
     game.round_winner = winner
-    head_to_head = game.players_in == 2
-    knocked = knocked_out(rules, scores, game.seats_in_play)
+    head_to_head = len(game.in_play) == 2
+    knocked = knocked_out(rules, scores, game.in_play)
     for seat in knocked:
         game.eliminated[seat] = True
     if knocked:
         game.in_play = tuple(s for s, out in enumerate(game.eliminated) if not out)
-    game.emit(
-        "round_end",
-        {
-            "round": game.round_number,
-            "winner": winner,
-            "reason": "out" if winner is not None else "turn-limit",
-            "held": held,
-            "gained": gained,
-            "scores": list(scores),
-            "hands": [[c.code for c in hand] for hand in game.hands],
-            "turns": game.turns,
-            "eliminated": knocked,
-        },
-    )
+    hands = tuple(map(tuple, game.hands))  # as they are now: written when the log is read
+    ended = (game.round_number, winner, held, gained, tuple(scores), hands, game.turns, knocked)
+    game.event_log.add((round_end_event, *ended))
     game.legal = None
     game.decider = -1
-    champion = game_winner(rules, scores, game.seats_in_play, winner, head_to_head)
+    champion = game_winner(rules, scores, game.in_play, winner, head_to_head)
     if champion is None:
         game.pending = Decision.ROUND_OVER
         return

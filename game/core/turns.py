@@ -15,11 +15,11 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from game.core.cards import Card, Color, by_display
+from game.core.cards import Card, by_display
 from game.core.chance import shuffle
 from game.core.effects import skipped_step
 from game.core.errors import IllegalMove
-from game.core.eventlog import draw_event, hit_event
+from game.core.eventlog import color_event, draw_event, hit_event
 from game.core.explain import explain, explain_table
 from game.core.legal import fits
 from game.core.moves import (
@@ -39,20 +39,13 @@ if TYPE_CHECKING:
     from game.core.steps import Engine
 
 
-_COLOR_TEXT = {c: c.value for c in Color}
 _TABLE_KINDS = frozenset((MoveKind.UNO, MoveKind.CATCH, MoveKind.PENALIZE))
 # module names: an enum member off its class is slow (3.11)
 _DRAWN, _PRESS = Decision.DRAWN, Decision.PRESS
 
 
-# -- decisions: one handler per Decision, for a move already checked legal ------------------
-def on_turn(game: Engine, move: Move, seat: int) -> None:
-    if isinstance(move, PlayMove):
-        game.play_card(seat, move.card, "turn")
-    else:
-        draw(game, seat)
-
-
+# -- decisions: one handler per Decision but a turn's, for a move already checked legal ------
+# (Game.play makes a turn's move itself: play_card for a card, draw below for a draw)
 def draw(game: Engine, seat: int) -> None:
     """``seat`` draws: presses once, or until a playable card (``draw_until_playable``).
 
@@ -77,7 +70,7 @@ def draw(game: Engine, seat: int) -> None:
 def on_color(game: Engine, move: Move, seat: int) -> None:
     assert isinstance(move, ChooseMove)  # the only legal kind (checked by play)
     game.active_color = color = move.color
-    game.emit("color", {"player": seat, "color": _COLOR_TEXT[color]})
+    game.event_log.add((color_event, seat, color))
     game.run_effects()
 
 
@@ -175,7 +168,6 @@ def on_next_round(game: Engine, move: Move, seat: int) -> None:
 
 
 HANDLERS: dict[Decision, Callable[[Engine, Move, int], None]] = {
-    Decision.TURN: on_turn,
     Decision.COLOR: on_color,
     Decision.TARGET: on_target,
     Decision.DRAWN: on_drawn,
@@ -266,7 +258,11 @@ def penalize(game: Engine, move: PenalizeMove) -> None:
 
 # -- chance nodes: every press of the launcher (game.play.driver feeds the outcome) ----------------
 def on_fired(game: Engine, count: int) -> None:
-    """Apply one press's outcome: ``count`` cards came out of the launcher."""
+    """Apply one press's outcome: ``count`` cards came out of the launcher.
+
+    The cached offer (:attr:`legal`) is cleared here once the presses are done; while more
+    are due the game is still at a chance node, whose offer (none) has not changed.
+    """
     pile, seat = game.pile, game.due_seat
     if count == 1 and pile:  # the common press: one card off the draw pile
         card = pile.popleft()
@@ -294,7 +290,19 @@ def on_fired(game: Engine, count: int) -> None:
     # the presses are done: finish a draw, resume an interrupted decision, or run effects
     then = game.then
     if then == "draw":
-        after_draw(game, game.drawer)
+        # offer the first playable card of the last volley (classic, pocket: rules.md 3.2,
+        # 4.2), or the turn passes on. Written here, not as a function of its own: every draw
+        # ends here, and the call cost 0.3-0.4 % of a hand (docs/performance.md, helper `trim`)
+        seat, rules = game.drawer, game.rules
+        if rules.play_after_draw:
+            fit = rules.plays[game.discard[-1]][game.active_color]  # matching(), inlined
+            for card in game.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
+                if card in fit and (card.color is not None or fits(rules, game, card)):
+                    game.drawn = card
+                    game.ask(_DRAWN, seat)
+                    return
+        game.pos = seat
+        game.after_effects()
     elif then == "resume":
         resume(game, *game.resume_to)
     else:
@@ -339,20 +347,6 @@ def press_done(game: Engine, cards: tuple[Card, ...]) -> bool:
             or any(fits(game.rules, game, c) for c in cards)
         )
     return False
-
-
-def after_draw(game: Engine, seat: int) -> None:
-    """Offer the first playable card of the last volley (classic, pocket: rules.md 3.2, 4.2)."""
-    rules = game.rules
-    if rules.play_after_draw:
-        fit = rules.plays[game.discard[-1]][game.active_color]  # matching(), inlined
-        for card in game.last_volley:  # fits(), inlined: a wild asks it about the bluff rule
-            if card in fit and (card.color is not None or fits(rules, game, card)):
-                game.drawn = card
-                game.ask(_DRAWN, seat)
-                return
-    game.pos = seat
-    game.after_effects()
 
 
 def maybe_reload(game: Engine) -> None:
