@@ -116,11 +116,11 @@ class Game(History, RoundState):
         the others, ``()`` sampled mode to any. ``launcher``: how the ``game_start`` event names the
         device that will feed the presses (the core never sees it).
         """
+        ruleset.check_players(players if isinstance(players, int) else len(players))
         self.names = (
             [f"P{i}" for i in range(players)] if isinstance(players, int) else list(players)
         )
         self.num_players = len(self.names)
-        ruleset.check_players(self.num_players)
         self.ruleset = ruleset
         self.launcher_name = launcher
         self.press_odds: tuple[float, ...] | None = (
@@ -168,9 +168,7 @@ class Game(History, RoundState):
         """
         rules = ruleset_for(ruleset, options)
         seed = fresh_seed() if seed is None else seed
-        count = players if isinstance(players, int) else len(players)
-        rules.check_players(count)
-        return cls(
+        return cls(  # which checks the number of players
             rules,
             players,
             seeded(seed),
@@ -393,8 +391,14 @@ class Game(History, RoundState):
         flow.on_fired(self, count)
 
     # -- the turn machinery ----------------------------------------------------------
-    def play_card(self, seat: int, card: Card, context: str, *, keep_pos: bool = False) -> None:
-        """Engine step (game.turns): move ``card`` from the hand to the pile and resolve it."""
+    def play_card(self, seat: int, card: Card, context: str, keep_pos: bool = False) -> None:
+        """Engine step (game.turns): move ``card`` from the hand to the pile and resolve it.
+
+        ``keep_pos`` (play again: the turn pointer stays) is passed by name, but it is not
+        keyword-only: CPython 3.11 specialises no call of a function with a keyword-only
+        parameter, a positional call included (about 200 instructions a call; docs/performance.md,
+        helper ``trim``). :meth:`presses`' ``until`` and ``then`` likewise.
+        """
         hand = self.hands[seat]
         if card in self.rules.challengeable:
             self.guilty = legal.would_be_guilty(
@@ -539,7 +543,7 @@ class Game(History, RoundState):
         return True
 
     def presses(
-        self, seat: int, presses: int, reason: str, *, until: str = "count", then: str = "run"
+        self, seat: int, presses: int, reason: str, until: str = "count", then: str = "run"
     ) -> bool:
         """Stop for ``presses`` presses by ``seat``; False when there are none to wait for.
 

@@ -11,6 +11,7 @@ chance source, dealt, one is turned up, and the rest are loaded into the launche
 
 from __future__ import annotations
 
+from bisect import bisect_right
 from collections import deque
 from collections.abc import Sequence
 from operator import attrgetter
@@ -184,12 +185,13 @@ def deal(game: Engine, cards: list[Card], dealer: int) -> None:
     """A new round: shuffle ``cards``, deal from the dealer's left, turn and resolve a card."""
     new_round(game, dealer)
     game.round_number += 1
-    shuffle(game.chance, cards)
-    order = [game.left_seat(dealer)]
-    while len(order) < game.players_in:
-        order.append(game.left_seat(order[-1]))
-    deal_hands(game, cards, order, game.ruleset.hand_size)
-    starter, returned = turn_starter(cards, game.ruleset, game.chance)
+    chance = game.chance
+    shuffle(chance, cards)
+    # the seats in play from the dealer's left, clockwise (each in play is left_seat's next)
+    in_play = game.in_play
+    first = bisect_right(in_play, dealer)
+    deal_hands(game, cards, in_play[first:] + in_play[:first], game.ruleset.hand_size)
+    starter, returned = turn_starter(cards, game.ruleset, chance)
     game.discard = [starter]
     game.active_color = starter.color
     set_pile(game, cards)
