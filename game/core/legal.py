@@ -198,21 +198,18 @@ def playable_cards(rules: CompiledRules, state: RoundState, seat: int) -> list[C
 def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     """The decider's moves at a ``Decision.TURN``: its playable cards, then ``draw``."""
     hand = state.hands[state.decider]
-    moves: list[Move]
     if not rules.bluff or (len(hand) == 1 and hand[0].kind is _TRADE_HANDS):  # the rare cases
-        moves = [PLAY[c] for c in playable_cards(rules, state, state.decider)]
-    else:  # playable_cards without those two tests: the matching cards, each once, in hand
-        # order, with their moves (the table's values). A loop, not a comprehension: CPython
-        # 3.11 runs a comprehension as a function of its own, a frame and a closure a call
-        # (3 % of a hand of the fair bench; docs/performance.md)
-        plays = rules.plays[state.discard[-1]][state.active_color]
-        offer: dict[Card, Move] = {}
-        for card in hand:
-            if card in plays:
-                offer[card] = plays[card]
-        moves = [*offer.values()]  # unpacked in the bytecode: no call of ``list`` (3.11)
-    moves.append(DRAW)
-    return moves
+        return [*[PLAY[c] for c in playable_cards(rules, state, state.decider)], DRAW]
+    # playable_cards without those two tests: the matching cards, each once, in hand order,
+    # with their moves (the table's values). A loop, not a comprehension: CPython 3.11 runs
+    # a comprehension as a function of its own, a frame and a closure a call (3 % of a hand
+    # of the fair bench; docs/performance.md)
+    plays = rules.plays[state.discard[-1]][state.active_color]
+    offer: dict[Card, Move] = {}
+    for card in hand:
+        if card in plays:
+            offer[card] = plays[card]
+    return [*offer.values(), DRAW]  # unpacked in the bytecode: no call of ``list`` (3.11)
 
 
 def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
