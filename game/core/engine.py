@@ -36,7 +36,6 @@ the :class:`~game.core.steps.EngineSteps` protocol, so they import nothing above
 
 from __future__ import annotations
 
-from collections import deque
 from collections.abc import Mapping, Sequence
 from typing import Any
 
@@ -415,12 +414,13 @@ class Game(History, RoundState):
         if len(hand) < 2:
             self.hand_shrank(seat)
         steps = self.rules.steps_for[card]
-        if steps:
-            self.queue = deque(steps)
+        queue = self.queue
+        if queue:  # what an earlier card's effect left to run (rarely anything) ends
+            queue.clear()
+        if steps:  # the queue refilled in place: a new deque costs twice the time (3.11)
+            queue.extend(steps)
             self.run_effects()
         else:
-            if self.queue:  # what an earlier card's effect left to run (rarely anything) ends
-                self.queue.clear()
             self.after_effects()
 
     def hand_shrank(self, seat: int) -> None:
