@@ -201,6 +201,8 @@ def compare(args: argparse.Namespace, players: int, driver: str) -> dict[str, li
 
 
 def context(python: str, script: str, players: int, hands: int, args: argparse.Namespace) -> str:
+    if args.context_reps <= 0:
+        return "not measured (--context-reps 0)"
     if not Path(python).exists():
         return f"not measured ({python} missing)"
     try:
@@ -221,7 +223,9 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("--hands", type=int, default=2000, help="hands per block")
     parser.add_argument("--reps", type=int, default=7, help="A B B A repetitions (>= 7)")
-    parser.add_argument("--context-reps", type=int, default=3)
+    parser.add_argument(
+        "--context-reps", type=int, default=3, help="blocks of the context row (0: none)"
+    )
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--driver", choices=["chance", "presser", "both"], default="both")

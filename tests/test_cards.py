@@ -6,11 +6,11 @@ import pickle
 from operator import attrgetter
 
 import pytest
-from hypothesis import given
+from hypothesis import example, given
 from hypothesis import strategies as st
 
 from game import Card, Color, Kind, Move, NotationError
-from game.core.cards import all_cards, format_cards, parse_cards, sort_key
+from game.core.cards import all_cards, by_display, format_cards, parse_cards, sort_key
 from game.core.moves import (
     CatchMove,
     ChooseMove,
@@ -81,12 +81,20 @@ def test_each_move_kind_is_its_own_type_with_only_its_own_fields() -> None:
 
 
 @given(st.text(max_size=8))
+@example("R¹")  # str.isdigit() is true of a superscript one, which int() refuses
+@example("B٣")  # an Arabic-Indic three: a digit to int(), but not the notation's
 def test_parsing_any_text_either_works_or_raises_notation_error(text: str) -> None:
     for parse in (Card.parse, Move.parse):
         try:
             parse(text)
         except NotationError as error:
             assert isinstance(error, ValueError) and str(error)
+
+
+def test_a_number_card_is_one_ascii_digit() -> None:
+    for text in ("R¹", "B٣", "G²"):
+        with pytest.raises(NotationError, match="expected 0-9"):
+            Card.parse(text)
 
 
 def test_examples_from_the_notation_page() -> None:
@@ -123,6 +131,11 @@ def test_cards_are_immutable_and_sort_by_colour_then_kind() -> None:
     cards = parse_cards("W Y1 R9 B2 R1")
     assert sorted(cards, key=sort_key) == parse_cards("R1 R9 B2 Y1 W")
     assert sorted(cards, key=attrgetter("display")) == sorted(cards, key=sort_key)
+
+
+def test_the_c_sort_key_orders_every_face_as_sort_key_does() -> None:
+    faces = all_cards()[::-1]  # not already in order
+    assert sorted(faces, key=by_display) == sorted(faces, key=sort_key)
 
 
 def test_cards_compare_by_identity_in_c() -> None:

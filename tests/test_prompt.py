@@ -53,6 +53,13 @@ def test_typo_and_out_of_range_are_answered_and_the_same_question_repeats() -> N
     assert "out of range" in keys.printed[1] and "1 to 3" in keys.printed[1]
 
 
+def test_a_superscript_digit_is_answered_not_a_crash() -> None:
+    # str.isdigit() is true of "¹", which int() refuses: the menu asks again
+    keys = Keyboard(["¹", "²3", "3"])
+    assert ask(keys.read, keys.write, "Ann> ", MOVES.pick) == "hit"
+    assert keys.asked == ["Ann> "] * 3
+
+
 def test_moves_can_be_picked_by_text_or_unique_prefix_case_insensitively() -> None:
     assert MOVES.pick("r7") == "play R7"
     assert MOVES.pick("B") == "play B+2"

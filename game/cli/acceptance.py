@@ -88,7 +88,7 @@ class Session:
             answer = self.ask(question)
             if answer is None or answer in ("s", "skip"):
                 return None
-            if answer.isdigit():
+            if answer.isdecimal():
                 return int(answer)
             self.say("  please type a whole number (or s to skip)")
 

@@ -105,7 +105,7 @@ def _ask_count(number: int, loaded: int) -> int:
         ).strip()
         if answer.lower() in UNDO_WORDS:
             raise UndoRequest
-        if not answer.isdigit():
+        if not answer.isdecimal():
             print(
                 "  type how many cards came out (0 if none), u to undo the last press, "
                 "or Ctrl-C to stop and --resume later"

@@ -140,7 +140,7 @@ def _checked_pid(path: Path, fd: int) -> int:
             hint="run `launcher clear` as the user that runs `launcher serve`",
         )
     text = os.read(fd, 64).decode("ascii", "replace").strip()
-    if not text.isdigit():
+    if not text.isdecimal():
         raise ConfigError(f"{path}: not a pid file written by `uno-attack launcher serve`")
     pid = int(text)
     try:
@@ -169,7 +169,7 @@ def _flock_holder(info: os.stat_result) -> int | None:
     for line in lines:
         parts = line.split()
         if len(parts) >= 6 and parts[1] == "FLOCK" and parts[-3] == wanted:
-            return int(parts[-4]) if parts[-4].isdigit() else None
+            return int(parts[-4]) if parts[-4].isdecimal() else None
     return None
 
 
@@ -192,7 +192,7 @@ def holder_pid(path: Path) -> int | None:
         return None
     try:
         text = os.read(fd, 64).decode("ascii", "replace").strip()
-        if not text.isdigit():
+        if not text.isdecimal():
             return None
         try:
             fcntl.flock(fd, fcntl.LOCK_SH | fcntl.LOCK_NB)

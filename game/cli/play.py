@@ -251,7 +251,7 @@ def ask_after_jam(console: Console, fault: LauncherFault, who: str) -> int | Non
         answer = answer.strip()
         if not answer:
             return None
-        if answer.isdigit():
+        if answer.isdecimal():
             return int(answer)
         console.say(f"  ✗ {answer!r} is not a number of cards: type 0, 1, 2… or just Enter")
 

@@ -336,7 +336,7 @@ class RefereeSession:
 
     def _number(self, question: str) -> int:
         def parse(text: str) -> int:
-            if not text.isdigit():
+            if not text.isdecimal():
                 raise InputRejected(f"{text!r} is not a number: type 0, 1, 2…")
             return int(text)
 
@@ -363,7 +363,7 @@ class RefereeSession:
 
     def _hand_points(self, text: str) -> int:
         assert self.referee is not None
-        if text.isdigit():
+        if text.isdecimal():
             return int(text)
         try:
             cards = parse_cards(text)

@@ -334,7 +334,7 @@ def check_step(step: Step, where: str) -> None:
             raise RulesetError(
                 f"{where}: block {step.name} has no argument {key!r} (takes {expected})"
             )
-        if key in _NUMERIC and not (value.isdigit() and 0 < int(value) <= 50):
+        if key in _NUMERIC and not (value.isdecimal() and 0 < int(value) <= 50):
             raise RulesetError(f"{where}: {step.name} {key}={value!r} must be a whole number 1-50")
         if allowed[key] and value not in allowed[key]:
             raise RulesetError(

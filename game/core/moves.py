@@ -379,7 +379,7 @@ def _numbered(kind: MoveKind, number: int, by: int | None) -> Move:
 
 def _number(text: str, whole: str, what: str = "a seat number") -> int:
     """The whole number ``text`` of the move ``whole``; ``what`` it stands for, for the error."""
-    if not text.strip().isdigit():
+    if not text.strip().isdecimal():
         raise NotationError(f"move {whole!r}: {text!r} is not {what}")
     return int(text)
 

@@ -310,7 +310,7 @@ def _deck(table: Mapping[str, Any], where: str, wilds: int | None) -> tuple[Card
     for code, copies in table.items():
         if not isinstance(copies, int) or copies < 0:
             raise RulesetError(f"{where}.{code}: expected a number of copies, got {copies!r}")
-        if code[0].isdigit():
+        if code[0].isdecimal():
             low, _, high = code.partition("-")
             for color in COLORS:
                 for number in range(int(low), int(high or low) + 1):

@@ -15,7 +15,7 @@ from collections import deque
 from collections.abc import Callable, Sequence
 from typing import TYPE_CHECKING
 
-from game.core.cards import Card, sort_key
+from game.core.cards import Card, by_display
 from game.core.chance import shuffle
 from game.core.effects import skipped_step
 from game.core.errors import IllegalMove
@@ -207,7 +207,7 @@ def discard_color(game: Engine) -> None:
     color = card.color if card is not None and card.color is not None else game.active_color
     hand = game.hands[actor]
     # in card order: the hand's internal order would tell when each card was got
-    dumped = sorted((c for c in hand if c.color is color and color is not None), key=sort_key)
+    dumped = sorted((c for c in hand if c.color is color and color is not None), key=by_display)
     if dumped:
         hand[:] = [c for c in hand if c.color is not color]
         game.discard[-1:-1] = dumped
@@ -273,8 +273,13 @@ def on_fired(game: Engine, count: int) -> None:
         card = pile.popleft()
         cards: tuple[Card, ...] = (card,)
         game.hands[seat].append(card)
-    else:
-        cards = tuple([pile.popleft() for _ in range(min(count, len(pile)))])
+    elif count == 0 or not pile:  # nothing came out (a launcher often shoots nothing)
+        cards = ()
+    else:  # a loop, not a comprehension: that would be a call, and make `pile` a cell (3.11)
+        taken = []
+        for _ in range(min(count, len(pile))):
+            taken.append(pile.popleft())
+        cards = tuple(taken)
         game.hands[seat].extend(cards)
     if cards:
         # tested against None first: ``int == None`` is a comparison CPython cannot specialise
@@ -362,7 +367,7 @@ def maybe_reload(game: Engine) -> None:
         shuffle(game.chance, cards)
         set_pile(game, cards)
         # which cards went in is public (the discard pile); their shuffled order is secret
-        game.emit("reload", {"cards": [c.code for c in sorted(cards, key=sort_key)]})
+        game.emit("reload", {"cards": [c.code for c in sorted(cards, key=by_display)]})
 
 
 def set_pile(game: Engine, cards: Sequence[Card]) -> None:

@@ -233,7 +233,7 @@ def _referee_header_rules(record: dict[str, Any]) -> Problem | None:
 def _chance_rules(record: dict[str, Any]) -> Problem | None:
     for text in record["moves"]:
         head, _, count = text.partition(":")
-        if head != "fired" or not count.isdigit():
+        if head != "fired" or not count.isdecimal():
             return ("moves", '"fired:N" with N a whole number >= 0', show(text))
     return None
 

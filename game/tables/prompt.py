@@ -125,7 +125,7 @@ class Menu(Generic[T]):
             raise InputRejected(
                 f"nothing typed: choose a {self.what} by number (1-{len(self.options)})"
             )
-        if text.lstrip("-").isdigit():
+        if text.lstrip("-").isdecimal():
             return self.options[parse_index(text, len(self.options))]
         wanted = normalise(text)
         keys = [normalise(label) for label in self.labels]
@@ -330,7 +330,7 @@ def parse_entry(text: str, players: Sequence[str]) -> Entry:
 
 def _named_entry(head: str, rest: str, players: Sequence[str]) -> Entry:
     name, _, number = rest.rpartition(" ") if head in ("hit", "fix") else (rest, "", "")
-    if head in ("hit", "fix") and not number.isdigit():
+    if head in ("hit", "fix") and not number.isdecimal():
         if head == "fix":
             raise InputRejected(f"'fix {rest}': say how many cards, e.g. 'fix Sam 4'")
         name, number = rest, "1"
@@ -361,14 +361,14 @@ def _card_tokens(tokens: list[str], words: str) -> tuple[Card, Color | None, int
         card = _engine_code(tokens[0])
         assert card is not None
         color = _COLOR_WORDS.get(tokens[1]) if len(tokens) == 2 else None
-        if len(tokens) == 2 and color is None and not tokens[1].isdigit():
+        if len(tokens) == 2 and color is None and not tokens[1].isdecimal():
             raise InputRejected(
                 f"{words!r}: {tokens[1]!r} is not a colour (red, blue, green, yellow)"
             )
-        return card, color, int(tokens[1]) if len(tokens) == 2 and tokens[1].isdigit() else None
+        return card, color, int(tokens[1]) if len(tokens) == 2 and tokens[1].isdecimal() else None
     colors = [_COLOR_WORDS[t] for t in tokens if t in _COLOR_WORDS]
-    numbers = [int(t) for t in tokens if t.isdigit()]
-    kind_text = "".join(t for t in tokens if t not in _COLOR_WORDS and not t.isdigit()).replace(
+    numbers = [int(t) for t in tokens if t.isdecimal()]
+    kind_text = "".join(t for t in tokens if t not in _COLOR_WORDS and not t.isdecimal()).replace(
         "-", ""
     )
     return _compose(kind_text, colors, numbers, words)

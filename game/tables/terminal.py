@@ -446,7 +446,7 @@ class TablePlay:
 
     def _pick(self, body: str, options: list[Move]) -> Move:
         menu = Menu(options, [self._label(m) for m in options], what="move")
-        if body.isdigit() or not body:
+        if body.isdecimal() or not body:
             return menu.pick(body)
         try:
             move = Move.parse(body)

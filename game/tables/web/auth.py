@@ -37,7 +37,7 @@ def seat_role(seat: int) -> str:
 
 def role_seat(role: str) -> int | None:
     """The seat of a ``seat:N`` role, else None."""
-    if role.startswith(SEAT_PREFIX) and role[len(SEAT_PREFIX) :].isdigit():
+    if role.startswith(SEAT_PREFIX) and role[len(SEAT_PREFIX) :].isdecimal():
         return int(role[len(SEAT_PREFIX) :])
     return None
 
