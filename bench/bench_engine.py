@@ -16,7 +16,10 @@ no UNO calls offered). One step = one turn decision (RLCard's ``step``; our
 ``r-wild``). Our engine keeps every classic rule and the event log on.
 
 Timing: CPU time (``time.process_time``) of the loop alone, inside one process
-per block (imports and interpreter start-up excluded). Blocks of the two engines
+per block (imports and interpreter start-up excluded), after ``--warmup`` untimed
+hands (default 100): each engine's first hands in a fresh process cost more than
+the rest (RLCard's first 100 about 25 ms more, ours about 4 ms), which made short
+blocks favour us (docs/performance.md, session 13). Blocks of the two engines
 alternate A B B A within each repetition; the per-repetition ratio is ours/RLCard
 steps per CPU-second; the table gives its median and spread (min..max) over the
 repetitions, so other load on the machine moves both sides of a ratio alike.
@@ -52,6 +55,7 @@ except ImportError:  # an older tree (bench/ab_engine.sh): Game.new(presses=Fals
     Table = None
 
 players, hands, seed, driver = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
+warmup = int(sys.argv[5]) if len(sys.argv) > 5 else 0  # untimed hands first (seeds below)
 rules = load_ruleset("classic")
 rng = random.Random(seed)
 pick = rng.randrange
@@ -60,7 +64,10 @@ ONE, NONE = Move.fired(1), Move.fired(0)
 presses = driver == "chance"
 steps = 0
 start = time.process_time()
-for hand in range(hands):
+for hand in range(-warmup, hands):
+    if hand == 0:
+        steps = 0
+        start = time.process_time()
     if Table is None:
         game = Game.new(rules, players, seed=seed + hand, presses=not presses)
         play = game.play
@@ -98,13 +105,17 @@ import numpy as np
 from rlcard.games.uno.game import UnoGame
 
 players, hands, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
+warmup = int(sys.argv[4]) if len(sys.argv) > 4 else 0  # untimed hands first
 rng = random.Random(seed)
 pick = rng.randrange
 game = UnoGame(allow_step_back=False, num_players=players)
 game.np_random = np.random.RandomState(seed)
 steps = 0
 start = time.process_time()
-for hand in range(hands):
+for hand in range(-warmup, hands):
+    if hand == 0:
+        steps = 0
+        start = time.process_time()
     state, player = game.init_game()
     while not game.is_over():
         legal = state["legal_actions"]
@@ -186,10 +197,11 @@ def compare(args: argparse.Namespace, players: int, driver: str) -> dict[str, li
     out: dict[str, list[float]] = {"ours": [], "rlcard": [], "ratio": [], "hands_ratio": []}
     for rep in range(args.reps):
         seed = args.seed + 1000 * rep
-        a1 = run_block(sys.executable, OURS, players, args.hands, seed, driver)
-        b1 = run_block(args.rlcard_python, RLCARD, players, args.hands, seed)
-        b2 = run_block(args.rlcard_python, RLCARD, players, args.hands, seed + 500)
-        a2 = run_block(sys.executable, OURS, players, args.hands, seed + 500, driver)
+        warm = args.warmup
+        a1 = run_block(sys.executable, OURS, players, args.hands, seed, driver, warm)
+        b1 = run_block(args.rlcard_python, RLCARD, players, args.hands, seed, warm)
+        b2 = run_block(args.rlcard_python, RLCARD, players, args.hands, seed + 500, warm)
+        a2 = run_block(sys.executable, OURS, players, args.hands, seed + 500, driver, warm)
         ours, theirs = merged([a1, a2]), merged([b1, b2])
         out["ours"].append(rate(ours))
         out["rlcard"].append(rate(theirs))
@@ -228,6 +240,13 @@ def main() -> None:
     )
     parser.add_argument("--players", type=int, nargs="+", default=[2, 4])
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument(
+        "--warmup",
+        type=int,
+        default=100,
+        help="untimed hands each block plays first (0: time the process's first hands too, "
+        "as before session 13: RLCard's first 100 hands take about 25 ms more than later ones)",
+    )
     parser.add_argument("--driver", choices=["chance", "presser", "both"], default="both")
     parser.add_argument("--rlcard-python", default="/tmp/rlcard-venv/bin/python")
     parser.add_argument(
@@ -247,7 +266,8 @@ def main() -> None:
     print(
         f"# classic UNO, {args.hands} fresh hands per block (set-up, shuffle, deal timed), "
         f"uniformly random agents; one step = one turn decision;\n"
-        f"# CPU time (process_time) of the loop in its own process; blocks A B B A x {args.reps}; "
+        f"# CPU time (process_time) of the loop in its own process, after {args.warmup} untimed "
+        f"hands; blocks A B B A x {args.reps}; "
         f"ratio = ours / RLCard steps per CPU-s, median [min..max] over repetitions.\n"
         f"# ours: ruleset compiled once, Game.new per hand, every rule and the event log on;\n"
         f"#   'chance' = the pure Game, the loop feeds fired:1 per press (a draw pile's outcome);\n"
