@@ -207,7 +207,7 @@ def turn_moves(rules: CompiledRules, state: RoundState) -> list[Move]:
     if not rules.plain_offer and (
         not rules.bluff or (len(hand) == 1 and hand[0].kind is _TRADE_HANDS)
     ):
-        return [*[PLAY[c] for c in playable_cards(rules, state, state.decider)], DRAW]
+        return [PLAY[c] for c in playable_cards(rules, state, state.decider)] + [DRAW]
     # playable_cards without those two tests: the matching cards, each once, in hand order,
     # with their moves (the table's values). A loop, not a comprehension: CPython 3.11 runs
     # a comprehension as a function of its own, a frame and a closure a call (3 % of a hand
