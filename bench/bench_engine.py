@@ -16,7 +16,8 @@ no UNO calls offered). One step = one turn decision (RLCard's ``step``; our
 ``r-wild``). Our engine keeps every classic rule and the event log on.
 
 Timing: CPU time (``time.process_time``) of the loop alone, inside one process
-per block (imports and interpreter start-up excluded), after ``--warmup`` untimed
+per block (imports and interpreter start-up excluded), each loop inside a function
+(module-level names cost both sides a dict lookup each; session 14), after ``--warmup`` untimed
 hands (default 100): each engine's first hands in a fresh process cost more than
 the rest (RLCard's first 100 about 25 ms more, ours about 4 ms), which made short
 blocks favour us (docs/performance.md, session 13). Blocks of the two engines
@@ -44,56 +45,75 @@ ROOT = Path(__file__).resolve().parent.parent
 #: Our engine's natural fastest loop: the ruleset compiled once (RLCard's one
 #: ``UnoGame``), a fresh ``Game`` per hand, presses fed as chance moves: a draw
 #: pile gives one card per press, which is what ``Presser`` would feed from ``DrawPile``
-#: (the ``presser`` driver: a ``Table`` on a ``DrawPile`` launcher).
+#: (the ``presser`` driver: a ``Table`` on a ``DrawPile`` launcher). The loop reads
+#: ``game.pending`` once a step and tests the commonest decisions first; a ``drawn`` offer
+#: is ``[the drawn card, pass]`` and a ``challenge`` offer ``[challenge, accept, ...]``
+#: (game.core.legal), so RLCard's choices there are taken by position.
+#:
+#: Both engines' loops run inside a function, as any program that drives an engine runs
+#: its loop: at module level every name is a dict lookup (``LOAD_NAME``), which charged
+#: each side a few microseconds a step that neither engine does (docs/performance.md,
+#: session 14). In a function RLCard runs at the issue's own figure (about 141,800
+#: steps/s), against about 125,000 at module level.
 OURS = r"""
 import json, random, sys, time
 sys.path.insert(0, ROOT)
-from game import Decision, Game, Move, MoveKind, load_ruleset
+from game import Decision, Game, Move, load_ruleset
 try:
     from game import Table  # the launcher side, outside the rules core (issue 24)
 except ImportError:  # an older tree (bench/ab_engine.sh): Game.new(presses=False) is the pure game
     Table = None
 
+
+def loop(players, hands, seed, driver, warmup):
+    # ``hands`` timed hands after ``warmup`` untimed ones: (turn steps, CPU seconds)
+    rules = load_ruleset("classic")
+    pick = random.Random(seed).randrange
+    TURN, PRESS, DRAWN, CHALLENGE = Decision.TURN, Decision.PRESS, Decision.DRAWN, Decision.CHALLENGE
+    OVER = (Decision.ROUND_OVER, Decision.GAME_OVER)
+    ONE, NONE = Move.fired(1), Move.fired(0)
+    presses = driver == "chance"
+    steps = 0
+    start = time.process_time()
+    for hand in range(-warmup, hands):
+        if hand == 0:
+            steps = 0
+            start = time.process_time()
+        if Table is None:
+            game = Game.new(rules, players, seed=seed + hand, presses=not presses)
+            play = game.play
+        elif presses:
+            game = Game.new(rules, players, seed=seed + hand)
+            play = game.play
+        else:
+            table = Table.new(rules, players, seed=seed + hand)
+            game, play = table.game, table.play
+        legal_moves = game.legal_moves
+        while True:
+            pending = game.pending
+            if pending is TURN:
+                steps += 1
+                moves = legal_moves()
+                if len(moves) > 1:
+                    moves.pop()  # draw is always last: RLCard draws only when nothing is playable
+                play(moves[pick(len(moves))])
+            elif pending is PRESS:
+                play(ONE if game.pile else NONE)
+            elif pending is DRAWN:  # RLCard plays a playable drawn card: [the card, pass]
+                play(legal_moves()[0])
+            elif pending is CHALLENGE:  # and never challenges: [challenge, accept, ...]
+                play(legal_moves()[1])
+            elif pending in OVER:
+                break
+            else:  # a colour
+                moves = legal_moves()
+                play(moves[pick(len(moves))])
+    return steps, time.process_time() - start
+
+
 players, hands, seed, driver = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3]), sys.argv[4]
 warmup = int(sys.argv[5]) if len(sys.argv) > 5 else 0  # untimed hands first (seeds below)
-rules = load_ruleset("classic")
-rng = random.Random(seed)
-pick = rng.randrange
-TURN, PRESS, DRAWN, CHALLENGE = Decision.TURN, Decision.PRESS, Decision.DRAWN, Decision.CHALLENGE
-ONE, NONE = Move.fired(1), Move.fired(0)
-presses = driver == "chance"
-steps = 0
-start = time.process_time()
-for hand in range(-warmup, hands):
-    if hand == 0:
-        steps = 0
-        start = time.process_time()
-    if Table is None:
-        game = Game.new(rules, players, seed=seed + hand, presses=not presses)
-        play = game.play
-    elif presses:
-        game = Game.new(rules, players, seed=seed + hand)
-        play = game.play
-    else:
-        table = Table.new(rules, players, seed=seed + hand)
-        game, play = table.game, table.play
-    legal_moves = game.legal_moves
-    while not game.is_round_over():
-        pending = game.pending
-        if pending is PRESS:
-            play(ONE if game.pile else NONE)
-            continue
-        moves = legal_moves()
-        if pending is TURN:
-            steps += 1
-            if len(moves) > 1:
-                moves.pop()  # draw is always last: RLCard draws only when nothing is playable
-            play(moves[pick(len(moves))])
-        elif pending is DRAWN or pending is CHALLENGE:  # RLCard plays a playable drawn card
-            play(next(m for m in moves if m.kind is not MoveKind.CHALLENGE))  # and never challenges
-        else:
-            play(moves[pick(len(moves))])
-elapsed = time.process_time() - start
+steps, elapsed = loop(players, hands, seed, driver, warmup)
 print(json.dumps({"steps": steps, "seconds": elapsed, "hands": hands}))
 """
 
@@ -104,24 +124,29 @@ import json, random, sys, time
 import numpy as np
 from rlcard.games.uno.game import UnoGame
 
+
+def loop(players, hands, seed, warmup):
+    # ``hands`` timed hands after ``warmup`` untimed ones: (steps, CPU seconds)
+    pick = random.Random(seed).randrange
+    game = UnoGame(allow_step_back=False, num_players=players)
+    game.np_random = np.random.RandomState(seed)
+    steps = 0
+    start = time.process_time()
+    for hand in range(-warmup, hands):
+        if hand == 0:
+            steps = 0
+            start = time.process_time()
+        state, player = game.init_game()
+        while not game.is_over():
+            legal = state["legal_actions"]
+            state, player = game.step(legal[pick(len(legal))])
+            steps += 1
+    return steps, time.process_time() - start
+
+
 players, hands, seed = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 warmup = int(sys.argv[4]) if len(sys.argv) > 4 else 0  # untimed hands first
-rng = random.Random(seed)
-pick = rng.randrange
-game = UnoGame(allow_step_back=False, num_players=players)
-game.np_random = np.random.RandomState(seed)
-steps = 0
-start = time.process_time()
-for hand in range(-warmup, hands):
-    if hand == 0:
-        steps = 0
-        start = time.process_time()
-    state, player = game.init_game()
-    while not game.is_over():
-        legal = state["legal_actions"]
-        state, player = game.step(legal[pick(len(legal))])
-        steps += 1
-elapsed = time.process_time() - start
+steps, elapsed = loop(players, hands, seed, warmup)
 print(json.dumps({"steps": steps, "seconds": elapsed, "hands": hands}))
 """
 

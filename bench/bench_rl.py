@@ -62,19 +62,24 @@ RLCARD_WORKER = r"""
 import random, sys, time
 import rlcard
 
-seed = int(sys.argv[1])
-env = rlcard.make("uno", config={"seed": seed})
-rng = random.Random(seed)
-state = {}
-for line in sys.stdin:
-    start = time.perf_counter()
-    until, steps = start + float(line), 0
-    while time.perf_counter() < until:
-        if not state or env.is_over():
-            state, _ = env.reset()
-        state, _ = env.step(rng.choice(list(state["legal_actions"])))
-        steps += 1
-    print(steps, time.perf_counter() - start, flush=True)
+
+def serve(seed):
+    # in a function, as our loops are: module-level names would cost RLCard a dict lookup each
+    env = rlcard.make("uno", config={"seed": seed})
+    rng = random.Random(seed)
+    state = {}
+    for line in sys.stdin:
+        start = time.perf_counter()
+        until, steps = start + float(line), 0
+        while time.perf_counter() < until:
+            if not state or env.is_over():
+                state, _ = env.reset()
+            state, _ = env.step(rng.choice(list(state["legal_actions"])))
+            steps += 1
+        print(steps, time.perf_counter() - start, flush=True)
+
+
+serve(int(sys.argv[1]))
 """
 
 #: A loop runs for about the given seconds and says (steps made, seconds it took).
@@ -243,14 +248,20 @@ RLCARD_COUNT = r"""
 import random, sys
 import rlcard
 
-seed, steps = int(sys.argv[1]), int(sys.argv[2])
-env = rlcard.make("uno", config={"seed": seed})
-rng = random.Random(seed)
-state = {}
-for _ in range(steps):
-    if not state or env.is_over():
-        state, _ = env.reset()
-    state, _ = env.step(rng.choice(list(state["legal_actions"])))
+
+
+def run(seed, steps):
+    # in a function, as in RLCARD_WORKER
+    env = rlcard.make("uno", config={"seed": seed})
+    rng = random.Random(seed)
+    state = {}
+    for _ in range(steps):
+        if not state or env.is_over():
+            state, _ = env.reset()
+        state, _ = env.step(rng.choice(list(state["legal_actions"])))
+
+
+run(int(sys.argv[1]), int(sys.argv[2]))
 """
 
 
