@@ -69,8 +69,8 @@ def loop(players, hands, seed, driver, warmup):
     # ``hands`` timed hands after ``warmup`` untimed ones: (turn steps, CPU seconds)
     rules = load_ruleset("classic")
     pick = random.Random(seed).randrange
-    TURN, PRESS, DRAWN, CHALLENGE = Decision.TURN, Decision.PRESS, Decision.DRAWN, Decision.CHALLENGE
-    OVER = (Decision.ROUND_OVER, Decision.GAME_OVER)
+    TURN, PRESS, DRAWN, COLOR = Decision.TURN, Decision.PRESS, Decision.DRAWN, Decision.COLOR
+    CHALLENGE, OVER = Decision.CHALLENGE, (Decision.ROUND_OVER, Decision.GAME_OVER)
     ONE, NONE = Move.fired(1), Move.fired(0)
     presses = driver == "chance"
     steps = 0
