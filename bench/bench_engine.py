@@ -69,7 +69,7 @@ def loop(players, hands, seed, driver, warmup):
     # ``hands`` timed hands after ``warmup`` untimed ones: (turn steps, CPU seconds)
     rules = load_ruleset("classic")
     pick = random.Random(seed).randrange
-    TURN, PRESS, DRAWN, COLOR = Decision.TURN, Decision.PRESS, Decision.DRAWN, Decision.COLOR
+    TURN, PRESS, DRAWN = Decision.TURN, Decision.PRESS, Decision.DRAWN
     CHALLENGE, OVER = Decision.CHALLENGE, (Decision.ROUND_OVER, Decision.GAME_OVER)
     ONE, NONE = Move.fired(1), Move.fired(0)
     presses = driver == "chance"
