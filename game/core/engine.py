@@ -317,7 +317,7 @@ class Game(History, RoundState):
         if pending in _PLAIN:  # nor here
             return legal.legal_moves(self.rules, self, (), _NO_KINDS)
         stackable = self.ruleset.stack_kinds if self.can_stack() else _NO_KINDS
-        return legal.legal_moves(self.rules, self, self.seats_in_play, stackable)
+        return legal.legal_moves(self.rules, self, self.in_play, stackable)
 
     def table_moves(self) -> list[Move]:
         """Out-of-turn moves any seat may make now: ``uno``, ``catch:P@S``, jump-ins ``R7@S``."""
@@ -326,7 +326,7 @@ class Game(History, RoundState):
         uno_pending = self.uno_pending
         if uno_pending is None and not self.rules.jump_in:  # no list of seats either
             return []
-        return legal.table_moves(self.rules, self, self.seats_in_play, uno_pending)
+        return legal.table_moves(self.rules, self, self.in_play, uno_pending)
 
     def seat_of(self, move: Move) -> int | None:
         """Which seat makes ``move`` (the decider for ordinary moves)."""

@@ -228,7 +228,10 @@ def fits(rules: CompiledRules, state: RoundState, card: Card) -> bool:
 
 
 def stack_moves(state: RoundState, seat: int, stack_kinds: frozenset[Kind]) -> list[Move]:
-    """The stack cards ``seat`` may add to a stack."""
+    """The stack cards ``seat`` may add to a stack (none without stack kinds: a challenge
+    offer without stacking, every Wild Draw Four of classic, asks without a pass over the hand)."""
+    if not stack_kinds:
+        return []
     return [PLAY[c] for c in dict.fromkeys(state.hands[seat]) if c.kind in stack_kinds]
 
 
