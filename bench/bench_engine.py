@@ -43,7 +43,10 @@ from pathlib import Path
 ROOT = Path(__file__).resolve().parent.parent
 
 #: Our engine's natural fastest loop: the ruleset compiled once (RLCard's one
-#: ``UnoGame``), a fresh ``Game`` per hand, presses fed as chance moves: a draw
+#: ``UnoGame``), a fresh ``Game`` per hand dealt from one seeded stream for the whole run
+#: (``Game(rules, players, chance)``), as RLCard deals every hand from its one ``np_random``:
+#: ``Game.new(seed=...)`` seeds a Mersenne Twister per hand (about 4 us, 3 % of a hand),
+#: work RLCard's loop does not do. Presses are fed as chance moves: a draw
 #: pile gives one card per press, which is what ``Presser`` would feed from ``DrawPile``
 #: (the ``presser`` driver: a ``Table`` on a ``DrawPile`` launcher). The loop reads
 #: ``game.pending`` once a step and tests the commonest decisions first; a ``drawn`` offer
@@ -69,6 +72,7 @@ def loop(players, hands, seed, driver, warmup):
     # ``hands`` timed hands after ``warmup`` untimed ones: (turn steps, CPU seconds)
     rules = load_ruleset("classic")
     pick = random.Random(seed).randrange
+    chance = random.Random(seed + 1)  # the games' one stream, as RLCard's one np_random
     TURN, PRESS, DRAWN = Decision.TURN, Decision.PRESS, Decision.DRAWN
     CHALLENGE, OVER = Decision.CHALLENGE, (Decision.ROUND_OVER, Decision.GAME_OVER)
     ONE, NONE = Move.fired(1), Move.fired(0)
@@ -83,7 +87,7 @@ def loop(players, hands, seed, driver, warmup):
             game = Game.new(rules, players, seed=seed + hand, presses=not presses)
             play = game.play
         elif presses:
-            game = Game.new(rules, players, seed=seed + hand)
+            game = Game(rules, players, chance)
             play = game.play
         else:
             table = Table.new(rules, players, seed=seed + hand)
