@@ -8,12 +8,13 @@ The peers live in throw-away venvs, never project dependencies::
     python3 -m venv /tmp/rlcard-venv && /tmp/rlcard-venv/bin/pip install rlcard==1.2.0 numpy
 
 The same work on both sides: one fresh hand of classic UNO (set-up, shuffle and
-deal included in the timed loop), uniformly random agents over each engine's
-legal moves, ours restricted to RLCard's legal set (draw only when nothing is
-playable, a drawn card that can be played is played, Wild Draw Four accepted,
-no UNO calls offered). One step = one turn decision (RLCard's ``step``; our
-``Decision.TURN``; a colour choice is part of the turn, as in RLCard's
-``r-wild``). Our engine keeps every classic rule and the event log on.
+deal included in the timed loop; each side's random stream seeded once a run),
+uniformly random agents over each engine's legal moves, ours restricted to
+RLCard's legal set (draw only when nothing is playable, a drawn card that can be
+played is played, Wild Draw Four accepted, no UNO calls offered). One step = one
+turn decision (RLCard's ``step``; our ``Decision.TURN``; a colour choice is part
+of the turn, as in RLCard's ``r-wild``). Our engine keeps every classic rule and
+the event log on.
 
 Timing: CPU time (``time.process_time``) of the loop alone, inside one process
 per block (imports and interpreter start-up excluded), each loop inside a function
@@ -298,7 +299,8 @@ def main() -> None:
         f"# CPU time (process_time) of the loop in its own process, after {args.warmup} untimed "
         f"hands; blocks A B B A x {args.reps}; "
         f"ratio = ours / RLCard steps per CPU-s, median [min..max] over repetitions.\n"
-        f"# ours: ruleset compiled once, Game.new per hand, every rule and the event log on;\n"
+        f"# ours: ruleset compiled once, a Game per hand from one seeded stream (RLCard: one\n"
+        f"#   np_random), every rule and the event log on;\n"
         f"#   'chance' = the pure Game, the loop feeds fired:1 per press (a draw pile's outcome);\n"
         f"#   'presser' = Table.new (DrawPile launcher + Presser), as simulate does.\n"
         f"# RLCard: one UnoGame, init_game() per hand, random pick among state['legal_actions']."
