@@ -9,6 +9,8 @@
 # the load of the machine (repeated runs of one tree at one path agree within about 0.1 %;
 # the same code in a clone elsewhere counted up to 0.5 % apart at 4 players in an outside
 # rerun, session 12: compare trees side by side, not with a figure from another day).
+# Per turn step too: the fair bench's unit (RLCard's step), and comparable across bench
+# scripts that deal different hands (session 14's deals hands from one stream a run).
 # Python: $PYTHON, default .venv/bin/python of this checkout.
 cd "$(dirname "$0")/.."
 TREE=$(cd "${1:-.}" && pwd); P=${2:-2}
@@ -24,5 +26,13 @@ spec=importlib.util.spec_from_file_location('b','$TREE/bench/bench_engine.py'); 
 exec(m.OURS.replace('ROOT', repr('$TREE')))
 " 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
-many=$(count 300); few=$(count 100)
-echo "$TREE, $P players: $(( (many - few) / 200 )) instructions a hand"
+steps() {  # the turn steps of the same run, without valgrind (the loop's JSON line)
+  "$PY" -c "
+import sys; sys.argv=['x','$P','$1','1','chance']
+import importlib.util
+spec=importlib.util.spec_from_file_location('b','$TREE/bench/bench_engine.py'); m=importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
+exec(m.OURS.replace('ROOT', repr('$TREE')), {'__name__': '__main__'})
+" | sed -n 's/.*"steps": \([0-9]*\).*/\1/p'
+}
+many=$(count 300); few=$(count 100); turns=$(( $(steps 300) - $(steps 100) ))
+echo "$TREE, $P players: $(( (many - few) / 200 )) instructions a hand, $(( (many - few) / turns )) a turn step ($turns steps in hands 100-300)"
