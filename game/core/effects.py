@@ -270,8 +270,15 @@ def skipped(ctx: EffectContext, step: Step) -> bool:
 
 
 def custom(ctx: EffectContext, step: Step) -> bool:
-    ctx.queue.extendleft(reversed([Step(name) for name in DEFAULT_CUSTOM]))
+    ctx.queue.extendleft(_DEFAULT_CUSTOM_STEPS)
     return False
+
+
+#: :data:`DEFAULT_CUSTOM`'s steps, made once and last first (``extendleft`` puts them back in
+#: order). A step is immutable and shared; making one runs a dataclass ``__init__`` and builds
+#: its two read-only maps, about 4 % of a step of the PettingZoo loop when it was made at
+#: every Wild Customizable (docs/rl.md, session 14).
+_DEFAULT_CUSTOM_STEPS = tuple(reversed([Step(name) for name in DEFAULT_CUSTOM]))
 
 
 def dealer_starts_reversed(ctx: EffectContext, step: Step) -> bool:
