@@ -30,10 +30,11 @@ counts() {
   local code
   if [ "$WHAT" = hand ]; then
     code="
-import sys; sys.argv=['x','$P','$n','1','chance']
+import sys; ours = '$side' == 'ours'
+sys.argv = ['x', '$P', '$n', '1', 'chance'] if ours else ['x', '$P', '$n', '1']  # RLCARD: no driver
 import importlib.util
 spec=importlib.util.spec_from_file_location('b','$TREE/bench/bench_engine.py'); m=importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-exec(m.OURS.replace('ROOT', repr('$TREE')) if '$side' == 'ours' else m.RLCARD, {'__name__': '__main__'})"
+exec(m.OURS.replace('ROOT', repr('$TREE')) if ours else m.RLCARD, {'__name__': '__main__'})"
   elif [ "$side" = ours ]; then
     code="
 import sys; sys.argv=['bench_rl.py','count','env','$n','--seed','7']
