@@ -127,12 +127,12 @@ class Table:
     def __init__(self, spec: TableSpec, seed: int) -> None:
         self.spec = spec
         self.seed = seed
-        profile = self._profile = spec.launcher_profile
-        odds = compat.press_odds(profile)
+        self._profile = spec.launcher_profile
+        odds, by_load = _press_tables(spec)
         self.game = Game(spec.rules, spec.players, _quick_copying(seed), seed=seed, press_odds=odds)
         self.press = compat.PressState()
         #: A memoryless press's outcomes by load (None: the profile has a memory).
-        self._by_load = compat.outcomes_by_load(profile)
+        self._by_load = by_load
         #: Seats that waited in the current offer of out-of-turn moves.
         self.declined: set[int] = set()
         self._actions = spec.actions
@@ -514,6 +514,17 @@ _FIRED = tuple(fired(count) for count in range(64))
 
 #: ``Table._uno`` when the seat UNO is open to is not known: the game is asked.
 _ASK = -2
+
+
+@functools.cache
+def _press_tables(
+    spec: TableSpec,
+) -> tuple[tuple[float, ...] | None, tuple[compat.PressOutcomes, ...] | None]:
+    """The profile's odds for the core and its outcomes by load (:mod:`game.rl.compat`),
+    once per spec: listing the outcomes costs about 480,000 instructions, and a new table
+    (an episode of ``env()``) used to list them again (docs/rl.md, session 14)."""
+    profile = spec.launcher_profile
+    return compat.press_odds(profile), compat.outcomes_by_load(profile)
 
 
 @functools.cache
