@@ -51,6 +51,9 @@ CHANCE, TERMINAL = -1, -4
 _ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _DECISIONS = tuple(Decision)
 _PRESS = Decision.PRESS
+#: A press's outcomes: the counts it can shoot, their probabilities, the running sums
+#: (:class:`game.rl.compat.PressOutcomes`, or the same as a plain tuple).
+_Outcomes = tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]]
 #: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
 _INT_MAX = 2**31 - 1
 
@@ -160,7 +163,7 @@ class Table:
         #: Whether jump-ins are on (else out-of-turn moves need a seat UNO is open to).
         self._jump_in = self.game.rules.jump_in
         self._legal: dict[int, Move | None] | None = None
-        self._outcomes = _NO_PRESS
+        self._outcomes: _Outcomes = _NO_PRESS
         self._settle()
 
     # -- the sequential view ------------------------------------------------------------
@@ -196,7 +199,7 @@ class Table:
     def legal_actions(self) -> list[int]:
         """The actor's action ids (at a chance node: the press outcomes), ascending."""
         if self.actor == CHANCE:
-            return list(self._outcomes.counts)
+            return list(self._outcomes[0])
         return sorted(self.legal())
 
     def action_mask(self, seat: int) -> np.ndarray:
@@ -221,7 +224,7 @@ class Table:
         """
         actor = self.actor
         if actor == CHANCE:
-            if action not in self._outcomes.counts:
+            if action not in self._outcomes[0]:
                 raise IllegalMove(f"a press cannot shoot {action} cards here")
             self._press(action)
             self._settle(uniform)
@@ -438,11 +441,12 @@ class Table:
                 self.actor = game.decider if offered is None else offered
                 return
             by_load = self._by_load
-            if by_load is not None:
-                outcomes = by_load[min(len(game.pile), len(by_load) - 1)]
+            if by_load is not None:  # every load up to the deck's size is listed
+                loaded = len(game.pile)
+                outcomes = by_load[loaded] if loaded < len(by_load) else by_load[-1]
             else:
                 outcomes = compat.press_outcomes(game, self._profile, self.press)
-            counts = outcomes.counts
+            counts, _, cumulative = outcomes
             if len(counts) == 1:
                 self._press(counts[0])
             elif uniform is None:
@@ -450,7 +454,6 @@ class Table:
                 self._uno = _ASK
                 return
             else:
-                cumulative = outcomes.cumulative
                 self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
 
     def _offered_seat(self, moves: list[Move]) -> int | None:
@@ -517,14 +520,25 @@ _ASK = -2
 
 
 @functools.cache
-def _press_tables(
-    spec: TableSpec,
-) -> tuple[tuple[float, ...] | None, tuple[compat.PressOutcomes, ...] | None]:
-    """The profile's odds for the core and its outcomes by load (:mod:`game.rl.compat`),
-    once per spec: listing the outcomes costs about 480,000 instructions, and a new table
-    (an episode of ``env()``) used to list them again (docs/rl.md, session 14)."""
+def _press_tables(spec: TableSpec) -> tuple[tuple[float, ...] | None, tuple[_Outcomes, ...] | None]:
+    """The profile's odds for the core and a memoryless press's outcomes by load, once per
+    spec (listing the outcomes costs about 480,000 instructions: a new table, an episode of
+    ``env()``, used to list them again; docs/rl.md, session 14).
+
+    The outcomes are :func:`game.rl.compat.outcomes_by_load`'s as plain tuples (counts,
+    probabilities, running sums), one for every load up to the deck's size: a press looks
+    its load up by index (``min()`` of two numbers costs about 1,400 instructions) and
+    unpacks it (a ``NamedTuple``'s fields are read through descriptors, about 400 more).
+    """
     profile = spec.launcher_profile
-    return compat.press_odds(profile), compat.outcomes_by_load(profile)
+    by_load = compat.outcomes_by_load(profile)
+    if by_load is None:
+        return compat.press_odds(profile), None
+    top = len(by_load) - 1  # the last entry stands for every larger load
+    listed = [by_load[min(n, top)] for n in range(max(len(spec.rules.deck), top) + 1)]
+    return compat.press_odds(profile), tuple(
+        (o.counts, o.probabilities, o.cumulative) for o in listed
+    )
 
 
 @functools.cache
