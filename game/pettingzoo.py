@@ -220,7 +220,8 @@ class UnoAttackEnv(AECEnv):  # pettingzoo ships no type hints
             self._accumulate_rewards()  # before the end every reward is 0: nothing to add
         else:
             self.agent_selection = self.possible_agents[table.actor]
-        if self.render_mode == "human":
+        render_mode = self.render_mode
+        if render_mode is not None and render_mode == "human":  # None == str: a slow compare
             self.render()
 
     def observe(self, agent: str) -> dict[str, np.ndarray]:
