@@ -323,7 +323,7 @@ class Table:
         if tensor is None:
             tensor = self._seat_tensors[seat] = SeatTensor(self._layout, seat, True)
         uno = self._uno
-        if uno == _ASK:
+        if uno is not None and uno == _ASK:  # None == int: an unspecialised compare
             uno = game.uno_pending
         tensor.refresh(game, actor, self._pending, uno, self.plays)
         return tensor.array.copy(), mask.array.copy()

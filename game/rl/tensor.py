@@ -216,7 +216,7 @@ class SeatTensor:
             self.actor = actor
             at = layout.actor + (actor - seat) % n if actor >= 0 else layout.scratch
             f[hot[3]], f[at], hot[3] = 0.0, 1.0, at
-        if uno != self.uno:
+        if uno is not self.uno and uno != self.uno:  # mostly None: None != None is slow
             self.uno = uno
             at = layout.scratch if uno is None else layout.uno + (uno - seat) % n
             f[hot[4]], f[at], hot[4] = 0.0, 1.0, at
