@@ -182,7 +182,6 @@ class SeatTensor:
         is looked up and written.
         """
         layout, f, seat, hot = self.layout, self.floats, self.seat, self.hot
-        n = layout.players
         counted = self.plays
         new = plays[counted:] if counted < len(plays) else ()  # the plays not counted yet
         if new:  # into the played rows from this seat rightwards
@@ -210,15 +209,15 @@ class SeatTensor:
             f[hot[1]], f[at], hot[1] = 0.0, 1.0, at
         decider = game.decider
         if decider != self.decider:
-            self.decider, at = decider, layout.decider + (decider - seat) % n
+            self.decider, at = decider, layout.decider + (decider - seat) % layout.players
             f[hot[2]], f[at], hot[2] = 0.0, 1.0, at
         if actor != self.actor:
             self.actor = actor
-            at = layout.actor + (actor - seat) % n if actor >= 0 else layout.scratch
+            at = layout.actor + (actor - seat) % layout.players if actor >= 0 else layout.scratch
             f[hot[3]], f[at], hot[3] = 0.0, 1.0, at
         if uno is not self.uno and uno != self.uno:  # mostly None: None != None is slow
             self.uno = uno
-            at = layout.scratch if uno is None else layout.uno + (uno - seat) % n
+            at = layout.scratch if uno is None else layout.uno + (uno - seat) % layout.players
             f[hot[4]], f[at], hot[4] = 0.0, 1.0, at
         if pending is not self.pending:
             self.pending, at = pending, layout.decision_at[pending]
