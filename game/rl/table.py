@@ -527,8 +527,9 @@ def _press_tables(spec: TableSpec) -> tuple[tuple[float, ...] | None, tuple[_Out
 
     The outcomes are :func:`game.rl.compat.outcomes_by_load`'s as plain tuples (counts,
     probabilities, running sums), one for every load up to the deck's size: a press looks
-    its load up by index (``min()`` of two numbers costs about 1,400 instructions) and
-    unpacks it (a ``NamedTuple``'s fields are read through descriptors, about 400 more).
+    its load up by index (the ``min()`` of two numbers it replaces cost about 1,400
+    instructions more) and unpacks it (a ``NamedTuple``'s fields are read through
+    descriptors: about 400 more).
     """
     profile = spec.launcher_profile
     by_load = compat.outcomes_by_load(profile)
