@@ -51,6 +51,9 @@ CHANCE, TERMINAL = -1, -4
 _ROUND_OVER, _GAME_OVER = Decision.ROUND_OVER, Decision.GAME_OVER
 _DECISIONS = tuple(Decision)
 _PRESS = Decision.PRESS
+#: A press's outcomes: the counts it can shoot, their probabilities, the running sums
+#: (:class:`game.rl.compat.PressOutcomes`, or the same as a plain tuple).
+_Outcomes = tuple[tuple[int, ...], tuple[float, ...], tuple[float, ...]]
 #: The largest game length OpenSpiel's GameInfo can hold (a C++ int).
 _INT_MAX = 2**31 - 1
 
@@ -127,12 +130,12 @@ class Table:
     def __init__(self, spec: TableSpec, seed: int) -> None:
         self.spec = spec
         self.seed = seed
-        profile = self._profile = spec.launcher_profile
-        odds = compat.press_odds(profile)
+        self._profile = spec.launcher_profile
+        odds, by_load = _press_tables(spec)
         self.game = Game(spec.rules, spec.players, _quick_copying(seed), seed=seed, press_odds=odds)
         self.press = compat.PressState()
         #: A memoryless press's outcomes by load (None: the profile has a memory).
-        self._by_load = compat.outcomes_by_load(profile)
+        self._by_load = by_load
         #: Seats that waited in the current offer of out-of-turn moves.
         self.declined: set[int] = set()
         self._actions = spec.actions
@@ -160,7 +163,7 @@ class Table:
         #: Whether jump-ins are on (else out-of-turn moves need a seat UNO is open to).
         self._jump_in = self.game.rules.jump_in
         self._legal: dict[int, Move | None] | None = None
-        self._outcomes = _NO_PRESS
+        self._outcomes: _Outcomes = _NO_PRESS
         self._settle()
 
     # -- the sequential view ------------------------------------------------------------
@@ -196,7 +199,7 @@ class Table:
     def legal_actions(self) -> list[int]:
         """The actor's action ids (at a chance node: the press outcomes), ascending."""
         if self.actor == CHANCE:
-            return list(self._outcomes.counts)
+            return list(self._outcomes[0])
         return sorted(self.legal())
 
     def action_mask(self, seat: int) -> np.ndarray:
@@ -221,7 +224,7 @@ class Table:
         """
         actor = self.actor
         if actor == CHANCE:
-            if action not in self._outcomes.counts:
+            if action not in self._outcomes[0]:
                 raise IllegalMove(f"a press cannot shoot {action} cards here")
             self._press(action)
             self._settle(uniform)
@@ -320,7 +323,7 @@ class Table:
         if tensor is None:
             tensor = self._seat_tensors[seat] = SeatTensor(self._layout, seat, True)
         uno = self._uno
-        if uno == _ASK:
+        if uno is not None and uno == _ASK:  # None == int: an unspecialised compare
             uno = game.uno_pending
         tensor.refresh(game, actor, self._pending, uno, self.plays)
         return tensor.array.copy(), mask.array.copy()
@@ -438,11 +441,12 @@ class Table:
                 self.actor = game.decider if offered is None else offered
                 return
             by_load = self._by_load
-            if by_load is not None:
-                outcomes = by_load[min(len(game.pile), len(by_load) - 1)]
+            if by_load is not None:  # every load up to the deck's size is listed
+                loaded = len(game.pile)
+                outcomes = by_load[loaded] if loaded < len(by_load) else by_load[-1]
             else:
                 outcomes = compat.press_outcomes(game, self._profile, self.press)
-            counts = outcomes.counts
+            counts, _, cumulative = outcomes
             if len(counts) == 1:
                 self._press(counts[0])
             elif uniform is None:
@@ -450,7 +454,6 @@ class Table:
                 self._uno = _ASK
                 return
             else:
-                cumulative = outcomes.cumulative
                 self._press(counts[bisect_right(cumulative, uniform() * cumulative[-1])])
 
     def _offered_seat(self, moves: list[Move]) -> int | None:
@@ -517,6 +520,29 @@ _ASK = -2
 
 
 @functools.cache
+def _press_tables(spec: TableSpec) -> tuple[tuple[float, ...] | None, tuple[_Outcomes, ...] | None]:
+    """The profile's odds for the core and a memoryless press's outcomes by load, once per
+    spec (listing the outcomes costs about 480,000 instructions: a new table, an episode of
+    ``env()``, used to list them again; docs/rl.md, session 14).
+
+    The outcomes are :func:`game.rl.compat.outcomes_by_load`'s as plain tuples (counts,
+    probabilities, running sums), one for every load up to the deck's size: a press looks
+    its load up by index (the ``min()`` of two numbers it replaces cost about 1,400
+    instructions more) and unpacks it (a ``NamedTuple``'s fields are read through
+    descriptors: about 400 more).
+    """
+    profile = spec.launcher_profile
+    by_load = compat.outcomes_by_load(profile)
+    if by_load is None:
+        return compat.press_odds(profile), None
+    top = len(by_load) - 1  # the last entry stands for every larger load
+    listed = [by_load[min(n, top)] for n in range(max(len(spec.rules.deck), top) + 1)]
+    return compat.press_odds(profile), tuple(
+        (o.counts, o.probabilities, o.cumulative) for o in listed
+    )
+
+
+@functools.cache
 def _layout(spec: TableSpec) -> TensorLayout:
     """The tensor layout of ``spec`` (once per spec: its key hashes every card of the deck)."""
     rules = spec.rules
@@ -528,11 +554,21 @@ def _quick_copying(seed: int) -> QuickCopyRandom:
 
     ``Game.copy`` deep-copies a ``random.Random`` element by element (625 words), the
     largest cost of an OpenSpiel clone; the resampler's source copies its state at C speed
-    and draws the same numbers.
+    and draws the same numbers. While the core seeds as ``random.Random`` does (checked at
+    import), the source is seeded itself: a quarter of the cost of seeding a second source
+    and copying its state (about 180,000 instructions a table; docs/rl.md, session 14).
     """
+    if _SEEDED_AS_RANDOM:
+        return QuickCopyRandom(seed)
     twin = QuickCopyRandom(0)
     twin.setstate(seeded(seed).getstate())
     return twin
+
+
+#: Whether the core's ``seeded(seed)`` is ``random.Random(seed)``'s stream.
+_SEEDED_AS_RANDOM = all(
+    seeded(seed).getstate() == QuickCopyRandom(seed).getstate() for seed in (0, 1, 2**62 + 7)
+)
 
 
 def _token(event: Mapping[str, Any]) -> str:

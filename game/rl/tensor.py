@@ -56,6 +56,11 @@ class TensorLayout:
     color_at: Mapping[Any, int]
     #: First float of the hand sizes, of the decider's, actor's, UNO seat's blocks.
     sizes: int
+    #: For each seat (whose tensor it is): the float of each seat's hand size, and the
+    #: float a play (``seat * faces + face``, the table's play log) adds one to (so no
+    #: modulo a field: ``%`` is one of the operations CPython 3.11 does not specialise).
+    size_at: tuple[tuple[int, ...], ...]
+    played_at: tuple[tuple[int, ...], ...]
     decider: int
     actor: int
     uno: int
@@ -91,6 +96,16 @@ class TensorLayout:
             top_at={card: faces + i for card, i in face.items()},
             color_at={None: size} | {c: color + i for i, c in enumerate(COLORS)},
             sizes=sizes,
+            size_at=tuple(
+                tuple(sizes + (other - seat) % n for other in range(n)) for seat in range(n)
+            ),
+            played_at=tuple(
+                tuple(
+                    observation_size + (play - seat * faces) % (n * faces)
+                    for play in range(n * faces)
+                )
+                for seat in range(n)
+            ),
             decider=sizes + n,
             actor=sizes + 2 * n,
             uno=sizes + 3 * n,
@@ -129,6 +144,8 @@ class SeatTensor:
         "pile",
         "plays",
         "hot",
+        "size_at",
+        "played_at",
     )
 
     def __init__(self, layout: TensorLayout, seat: int, private: bool) -> None:
@@ -151,6 +168,7 @@ class SeatTensor:
         #: The hot float of each one-hot field: top, colour, decider, actor, UNO, decision
         #: (the scratch float at first: the floats are all zero).
         self.hot = [layout.scratch] * 6
+        self.size_at, self.played_at = layout.size_at[seat], layout.played_at[seat]
 
     def refresh(
         self, game: Game, actor: int, pending: Decision, uno: int | None, plays: list[int]
@@ -164,25 +182,23 @@ class SeatTensor:
         is looked up and written.
         """
         layout, f, seat, hot = self.layout, self.floats, self.seat, self.hot
-        n = layout.players
         counted = self.plays
         new = plays[counted:] if counted < len(plays) else ()  # the plays not counted yet
         if new:  # into the played rows from this seat rightwards
-            base, faces = layout.observation_size, layout.faces
-            total, shift = n * faces, seat * faces
+            played_at = self.played_at
             for play in new:
-                f[base + (play - shift) % total] += 1.0
+                f[played_at[play]] += 1.0
             self.plays = len(plays)
         hands = game.hands
         if self.private:
             hand = hands[seat]
             if hand != self.hand:  # by identity first (cards are interned); lengths first
                 self._count(hand, new)
-        sizes = self.sizes
+        sizes, size_at = self.sizes, self.size_at
         for other in layout.seats:
             size = len(hands[other])
             if size != sizes[other]:
-                sizes[other] = f[layout.sizes + (other - seat) % n] = size
+                sizes[other] = f[size_at[other]] = size
         top = game.discard[-1]
         if top is not self.top:
             self.top, at = top, layout.top_at[top]
@@ -193,15 +209,15 @@ class SeatTensor:
             f[hot[1]], f[at], hot[1] = 0.0, 1.0, at
         decider = game.decider
         if decider != self.decider:
-            self.decider, at = decider, layout.decider + (decider - seat) % n
+            self.decider, at = decider, layout.decider + (decider - seat) % layout.players
             f[hot[2]], f[at], hot[2] = 0.0, 1.0, at
         if actor != self.actor:
             self.actor = actor
-            at = layout.actor + (actor - seat) % n if actor >= 0 else layout.scratch
+            at = layout.actor + (actor - seat) % layout.players if actor >= 0 else layout.scratch
             f[hot[3]], f[at], hot[3] = 0.0, 1.0, at
-        if uno != self.uno:
+        if uno is not self.uno and uno != self.uno:  # mostly None: None != None is slow
             self.uno = uno
-            at = layout.scratch if uno is None else layout.uno + (uno - seat) % n
+            at = layout.scratch if uno is None else layout.uno + (uno - seat) % layout.players
             f[hot[4]], f[at], hot[4] = 0.0, 1.0, at
         if pending is not self.pending:
             self.pending, at = pending, layout.decision_at[pending]
@@ -229,10 +245,10 @@ class SeatTensor:
         layout, f = self.layout, self.floats
         shown, card = self.hand, layout.card
         n_faces = layout.faces
-        total, shift = layout.players * n_faces, self.seat * n_faces
+        shift = self.seat * n_faces
         for play in plays:
-            played = (play - shift) % total
-            if played < n_faces:  # the seat's own row: its play
+            played = play - shift
+            if 0 <= played < n_faces:  # the seat's own row: its play
                 try:  # its first copy, found in C (a card compares by identity: interned)
                     shown.remove(card[played])
                 except ValueError:  # not in the hand shown (drawn since): count again
