@@ -8,7 +8,6 @@ would quietly measure different games: these tests say so instead.
 
 from __future__ import annotations
 
-import importlib.util
 import json
 import random
 import sys
@@ -16,6 +15,7 @@ from pathlib import Path
 from types import ModuleType
 
 import pytest
+from scripts import load_script
 
 from game import Decision, Game, Move
 from game.core.moves import MoveKind
@@ -24,13 +24,7 @@ ROOT = Path(__file__).resolve().parent.parent
 
 
 def _bench_module() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "bench_engine", ROOT / "bench" / "bench_engine.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "bench" / "bench_engine.py", "bench_engine")
 
 
 def _offers(decision: Decision, games: int) -> list[list[Move]]:

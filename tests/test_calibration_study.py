@@ -7,26 +7,18 @@ promise; the large one checks the promises themselves within Monte-Carlo error
 
 from __future__ import annotations
 
-import importlib.util
 import math
-import sys
 from pathlib import Path
 from types import ModuleType
 
 import pytest
+from scripts import load_script
 
 ROOT = Path(__file__).resolve().parent.parent
 
 
 def _study() -> ModuleType:
-    spec = importlib.util.spec_from_file_location(
-        "calibration_study", ROOT / "bench" / "calibration_study.py"
-    )
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    sys.modules["calibration_study"] = module
-    spec.loader.exec_module(module)
-    return module
+    return load_script(ROOT / "bench" / "calibration_study.py", "calibration_study", True)
 
 
 def _within(rate: float, bound: float, sessions: int, sigmas: float, above: bool) -> bool:

@@ -2,11 +2,11 @@
 
 from __future__ import annotations
 
-import importlib.util
 import re
 from pathlib import Path
 
 import pytest
+from scripts import load_script
 
 from game.cli import main
 from hardware.pinmap import DEFAULT_PINS
@@ -16,11 +16,7 @@ HARDWARE = (DOCS / "hardware.md").read_text(encoding="utf-8")
 
 
 def _make_wiring() -> object:
-    spec = importlib.util.spec_from_file_location("make_wiring", DOCS / "images" / "make_wiring.py")
-    assert spec is not None and spec.loader is not None
-    module = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(module)
-    return module
+    return load_script(DOCS / "images" / "make_wiring.py", "make_wiring")
 
 
 def test_the_script_reproduces_the_committed_wiring_svg() -> None:
