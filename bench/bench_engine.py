@@ -10,11 +10,13 @@ The peers live in throw-away venvs, never project dependencies::
 The same work on both sides: one fresh hand of classic UNO (set-up, shuffle and
 deal included in the timed loop; each side's random stream seeded once a run),
 uniformly random agents over each engine's legal moves, ours restricted to
-RLCard's legal set (draw only when nothing is playable, a drawn card that can be
-played is played, Wild Draw Four accepted, no UNO calls offered). One step = one
+nearly RLCard's legal set (draw only when nothing is playable, a drawn card that can
+be played is played, Wild Draw Four accepted, no UNO calls offered). One step = one
 turn decision (RLCard's ``step``; our ``Decision.TURN``; a colour choice is part
 of the turn, as in RLCard's ``r-wild``). Our engine keeps every classic rule and
-the event log on.
+the event log on. RLCard's ``step`` also builds the next player's state (its natural
+API has no step without it); ours builds no observation. docs/performance.md
+("What the bench does not make equal", session 14) gives what each difference weighs.
 
 Timing: CPU time (``time.process_time``) of the loop alone, inside one process
 per block (imports and interpreter start-up excluded), each loop inside a function
