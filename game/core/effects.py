@@ -276,8 +276,8 @@ def custom(ctx: EffectContext, step: Step) -> bool:
 
 #: :data:`DEFAULT_CUSTOM`'s steps, made once and last first (``extendleft`` puts them back in
 #: order). A step is immutable and shared; making one runs a dataclass ``__init__`` and builds
-#: its two read-only maps, about 4 % of a step of the PettingZoo loop when it was made at
-#: every Wild Customizable (docs/rl.md, session 14).
+#: its two read-only maps: made at every Wild Customizable it cost about 320 instructions a
+#: step of the ``env()`` loop (docs/performance.md, session 14).
 _DEFAULT_CUSTOM_STEPS = tuple(reversed([Step(name) for name in DEFAULT_CUSTOM]))
 
 
