@@ -249,7 +249,6 @@ import random, sys
 import rlcard
 
 
-
 def run(seed, steps):
     # in a function, as in RLCARD_WORKER
     env = rlcard.make("uno", config={"seed": seed})

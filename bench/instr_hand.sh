@@ -18,21 +18,20 @@ PY=${PYTHON:-$PWD/.venv/bin/python}
 [ -x "$PY" ] || { echo "instr_hand.sh: no Python at $PY (set PYTHON=...)" >&2; exit 2; }
 command -v valgrind >/dev/null || { echo "instr_hand.sh: needs valgrind (apt-get install valgrind)" >&2; exit 2; }
 export PYTHONHASHSEED=0
-count() {
-  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$PY" -c "
+loop() {  # the fair bench's loop for N hands, as a -c program (prints its JSON line)
+  echo "
 import sys; sys.argv=['x','$P','$1','1','chance']
 import importlib.util
 spec=importlib.util.spec_from_file_location('b','$TREE/bench/bench_engine.py'); m=importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
 exec(m.OURS.replace('ROOT', repr('$TREE')))
-" 2>&1 >/dev/null | sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
+"
+}
+count() {  # the instructions of a run of N hands
+  valgrind --tool=callgrind --callgrind-out-file=/dev/null "$PY" -c "$(loop "$1")" 2>&1 >/dev/null |
+    sed -n 's/.*Collected : \([0-9]*\).*/\1/p'
 }
 steps() {  # the turn steps of the same run, without valgrind (the loop's JSON line)
-  "$PY" -c "
-import sys; sys.argv=['x','$P','$1','1','chance']
-import importlib.util
-spec=importlib.util.spec_from_file_location('b','$TREE/bench/bench_engine.py'); m=importlib.util.module_from_spec(spec); spec.loader.exec_module(m)
-exec(m.OURS.replace('ROOT', repr('$TREE')), {'__name__': '__main__'})
-" | sed -n 's/.*"steps": \([0-9]*\).*/\1/p'
+  "$PY" -c "$(loop "$1")" | sed -n 's/.*"steps": \([0-9]*\).*/\1/p'
 }
 many=$(count 300); few=$(count 100); turns=$(( $(steps 300) - $(steps 100) ))
 echo "$TREE, $P players: $(( (many - few) / 200 )) instructions a hand, $(( (many - few) / turns )) a turn step ($turns steps in hands 100-300)"
