@@ -5,18 +5,19 @@
     python bench/bench_rl.py ismcts --against rule --games 30 --simulations 50
     python bench/bench_rl.py ismcts --against search:iterations=64 --games 20 --simulations 50
 
-``speed``: steps per second of five loops, interleaved in one run (one-second slices in
+``speed``: steps per second of six loops, interleaved in one run (one-second slices in
 turn, so machine load falls on all of them alike): RLCard's ``rlcard.make("uno")``
 environment loop (``env.step`` returns the next state and its legal actions), run in
 RLCard's own venv (``--rlcard-python``; a child process that times the slices it is asked
 for); our PettingZoo environment as ``game.pettingzoo.env(...)`` gives it (``env.step`` then
-``env.last()``: the next agent's observation and mask), and the same bare environment in
-PettingZoo's stock ``OrderEnforcingWrapper``; the OpenSpiel state (``apply_action`` then
-``legal_actions``); and, as the floor under them, the rules engine alone (``Game.play`` and
-``legal_moves``, presses fed directly). Every loop plays uniformly random legal moves,
-Attack with 2 players (RLCard's UNO is two-player only). Each loop's rate in a round of
-slices is divided by RLCard's in the same round; the median [min..max] of those ratios is
-printed. rlcard (1.2.0 here) comes from PyPI and is needed only here
+``env.last()``: the next agent's observation and mask), the same with the tensors' Python
+classes (an install without a C compiler: game/rl/_tensor.pyx not built), and the same bare
+environment in PettingZoo's stock ``OrderEnforcingWrapper``; the OpenSpiel state
+(``apply_action`` then ``legal_actions``); and, as the floor under them, the rules engine
+alone (``Game.play`` and ``legal_moves``, presses fed directly). Every loop plays uniformly
+random legal moves, Attack with 2 players (RLCard's UNO is two-player only). Each loop's
+rate in a round of slices is divided by RLCard's in the same round; the median [min..max]
+of those ratios is printed. rlcard (1.2.0 here) comes from PyPI and is needed only here
 (``python3 -m venv /tmp/rlcard-venv && /tmp/rlcard-venv/bin/pip install rlcard==1.2.0``).
 
 ``ismcts``: OpenSpiel's information-set MCTS bot (open_spiel.python.algorithms.ismcts) plays
@@ -52,6 +53,8 @@ from game.bots.base import Bot  # noqa: E402
 from game.bots.registry import make_bot  # noqa: E402
 from game.experiment.stats import wilson  # noqa: E402
 from game.pettingzoo import env, raw_env  # noqa: E402
+from game.rl import table as table_module  # noqa: E402
+from game.rl import tensor  # noqa: E402
 from game.rl.table import CHANCE, Table, TableSpec  # noqa: E402
 
 # -- speed -----------------------------------------------------------------------------------
@@ -117,12 +120,16 @@ def timed(body: Callable[[float], int]) -> Loop:
     return run
 
 
-def pettingzoo_loop(seed: int, stock_wrapper: bool = False, bare: bool = False) -> Loop:
+def pettingzoo_loop(
+    seed: int, stock_wrapper: bool = False, bare: bool = False, python_tensors: bool = False
+) -> Loop:
     """The environment as a user gets it: ``game.pettingzoo.env(...)``, its wrapper included.
 
     ``stock_wrapper``: the bare environment in PettingZoo's own ``OrderEnforcingWrapper``
     instead of env()'s (the same checks, its reads through ``__getattr__``), for comparison;
-    ``bare``: the bare environment (``raw_env``) with no wrapper.
+    ``bare``: the bare environment (``raw_env``) with no wrapper; ``python_tensors``: its
+    tables' tensors and masks made by the Python classes, as on an install that could not
+    compile game/rl/_tensor.pyx (no C compiler).
     """
     if stock_wrapper:
         table = wrappers.OrderEnforcingWrapper(raw_env(ruleset="attack", players=2))
@@ -144,7 +151,24 @@ def pettingzoo_loop(seed: int, stock_wrapper: bool = False, bare: bool = False) 
             steps += 1
         return steps
 
+    if python_tensors:
+        return timed(_on_python_tensors(run))
     return timed(run)
+
+
+def _on_python_tensors(run: Callable[[float, float], int]) -> Callable[[float, float], int]:
+    """``run`` with the tables' tensors made by game.rl.tensor's Python classes (a table
+    keeps the tensors it made, so only this loop's own tables hold Python ones)."""
+
+    def python_run(until: float, limit: float = math.inf) -> int:
+        compiled = table_module.SeatTensor, table_module.SeatMask
+        table_module.SeatTensor, table_module.SeatMask = tensor.PySeatTensor, tensor.PySeatMask
+        try:
+            return run(until, limit)
+        finally:
+            table_module.SeatTensor, table_module.SeatMask = compiled
+
+    return python_run
 
 
 def table_loop(seed: int, observe: bool = True) -> Loop:
@@ -240,6 +264,7 @@ LOOPS: dict[str, Callable[[int], Loop]] = {
     "table+observe": table_loop,
     "raw_env": lambda seed: pettingzoo_loop(seed, bare=True),
     "env": pettingzoo_loop,
+    "env-python": lambda seed: pettingzoo_loop(seed, python_tensors=True),
     "stock": lambda seed: pettingzoo_loop(seed, stock_wrapper=True),
     "openspiel": openspiel_loop,
 }
@@ -323,6 +348,9 @@ def speed(seconds: float, seed: int, rlcard_python: str) -> None:
         RLCARD: rlcard_loop(seed, rlcard_python),
         "engine alone (Game.play + legal_moves)": engine_loop(seed),
         "game.pettingzoo env() (step + last)": pettingzoo_loop(seed),
+        "  the same with the Python tensors (no C compiler)": pettingzoo_loop(
+            seed, python_tensors=True
+        ),
         "  the same in PettingZoo's stock wrapper": pettingzoo_loop(seed, stock_wrapper=True),
         "game.openspiel (apply_action + legal_actions)": openspiel_loop(seed),
     }
@@ -339,11 +367,11 @@ def speed(seconds: float, seed: int, rlcard_python: str) -> None:
             rates[name] = made / took
         for name in loops:
             ratios[name].append(rates[name] / rates[RLCARD])
-    print(f"{'loop':48} {'steps':>9} {'steps/s':>9}  x RLCard: median [min..max] of rounds")
+    print(f"{'loop':52} {'steps':>9} {'steps/s':>9}  x RLCard: median [min..max] of rounds")
     for name in loops:
         rate, r = steps[name] / spent[name], ratios[name]
         print(
-            f"{name:48} {steps[name]:9d} {rate:9.0f}  "
+            f"{name:52} {steps[name]:9d} {rate:9.0f}  "
             f"{statistics.median(r):.2f} [{min(r):.2f}..{max(r):.2f}] ({len(r)} rounds)"
         )
 

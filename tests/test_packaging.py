@@ -36,6 +36,9 @@ DOWNSTREAM = ROOT / "tests" / "downstream"
 MYSCHEME = ROOT / "tests" / "packages" / "myscheme"
 #: What the fresh venv needs besides our wheels.
 RUNTIME_ROOTS = ("pyserial", "gpiozero", "pytest")
+#: What building the sdist needs besides setuptools (pyproject.toml's build requires; the
+#: runtime closure already holds setuptools): pipx builds it offline from the wheelhouse.
+BUILD_ROOTS = ("Cython",)
 
 
 def run(*args: str | Path, cwd: Path = ROOT, **kwargs: object) -> subprocess.CompletedProcess[str]:
@@ -87,7 +90,8 @@ def wheelhouse(tmp_path_factory: pytest.TempPathFactory) -> Wheelhouse:
     for project in (DOWNSTREAM, MYSCHEME):
         run(sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", house, project)
     built = time.perf_counter() - started
-    pins = [f"{name}=={version}" for name, version in closure(RUNTIME_ROOTS).items()]
+    roots = RUNTIME_ROOTS + BUILD_ROOTS
+    pins = [f"{name}=={version}" for name, version in closure(roots).items()]
     # pipx upgrades pip in its shared venv: the newest pip is the one unpinned download
     run(sys.executable, "-m", "pip", "download", "--quiet", "--no-deps", "--only-binary=:all:",
         "--dest", house, *pins, "pip")  # fmt: skip

@@ -299,3 +299,18 @@ class SeatMask:
         for action in legal:
             raw[action] = 1
         self.legal = legal
+
+
+#: The classes above, under names of their own: the reference the compiled ones are
+#: checked against (tests/test_rl_tensor.py).
+PySeatTensor, PySeatMask = SeatTensor, SeatMask
+
+# Their compiled twins (game/rl/_tensor.pyx, the same code), where the install could build
+# them: the refresh is the largest part of an env() step, and compiled it costs about a
+# fifth (docs/rl.md, "session 15"). Without a C compiler the Python classes stay.
+try:
+    from game.rl._tensor import SeatMask, SeatTensor  # type: ignore[no-redef]
+except ImportError:
+    COMPILED = False
+else:
+    COMPILED = True

@@ -1,0 +1,22 @@
+"""The compiled tensors of ``game.rl`` (everything else is in pyproject.toml).
+
+``game/rl/_tensor.pyx`` is built with Cython where a C compiler is; the build goes on
+without it if it fails (``optional``), and ``game.rl.tensor`` then keeps its Python
+classes (docs/install.md). A build without Cython (``--no-isolation`` in an environment
+that lacks it) skips it the same way.
+"""
+
+from setuptools import Extension, setup
+
+try:
+    from Cython.Build import cythonize
+except ImportError:  # only without build isolation: pyproject.toml's build requires list it
+    extensions = []
+else:
+    extensions = cythonize(
+        [Extension("game.rl._tensor", ["game/rl/_tensor.pyx"], optional=True)],
+        compiler_directives={"language_level": 3},
+        quiet=True,
+    )
+
+setup(ext_modules=extensions)
