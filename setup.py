@@ -14,9 +14,11 @@ except ImportError:  # only without build isolation: pyproject.toml's build requ
     extensions = []
 else:
     extensions = cythonize(
-        [Extension("game.rl._tensor", ["game/rl/_tensor.pyx"], optional=True)],
+        [Extension("game.rl._tensor", ["game/rl/_tensor.pyx"])],
         compiler_directives={"language_level": 3},
         quiet=True,
     )
+    for extension in extensions:  # set after: cythonize's copies drop ``optional``
+        extension.optional = True
 
 setup(ext_modules=extensions)

@@ -144,7 +144,29 @@ def test_wheel_and_sdist_carry_the_package_data_and_entry_points(wheelhouse: Whe
     ):
         assert required in names
     assert any(n.startswith("launcher/presets/") and n.endswith(".toml") for n in names)
+    assert any(n.startswith("game/rl/_tensor.") and n.endswith(".so") for n in names)
+    assert "game/rl/_tensor.pyx" in names  # the compiled module's source travels with it
     assert wheelhouse.sdist.stat().st_size > 0
+
+
+def test_a_build_without_a_c_compiler_goes_on_without_the_compiled_module(
+    wheelhouse: Wheelhouse, tmp_path: Path
+) -> None:
+    """docs/install.md: where the RL tensors cannot be compiled, the sdist still builds
+    (their Python classes take over; tests/test_rl_tensor.py plays on them)."""
+    import tarfile
+
+    with tarfile.open(wheelhouse.sdist) as sdist:  # as pip builds it: from the sdist
+        sdist.extractall(tmp_path, filter="data")
+    (source,) = tmp_path.glob("uno_attack-*")
+    env = {**os.environ, "CC": "false"}  # a compiler that fails every file
+    run(sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", tmp_path, source,
+        env=env)  # fmt: skip
+    (wheel,) = tmp_path.glob("uno_attack-*.whl")
+    with zipfile.ZipFile(wheel) as built:
+        names = set(built.namelist())
+    assert "game/rl/tensor.py" in names
+    assert not any(n.startswith("game/rl/_tensor.") and n.endswith(".so") for n in names)
 
 
 def test_core_install_pulls_neither_numpy_nor_scipy(venv: Venv) -> None:
