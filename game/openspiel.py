@@ -31,8 +31,13 @@ from __future__ import annotations
 import random
 from typing import Any
 
-import numpy as np
-import pyspiel
+try:
+    import numpy as np
+    import pyspiel
+except ModuleNotFoundError as missing:  # the rl extra is not installed
+    raise ModuleNotFoundError(
+        f"game.openspiel needs {missing.name}: pip install 'uno-attack[rl]'", name=missing.name
+    ) from missing
 
 from game.core.chance import derive_seed
 from game.core.errors import RulesetError

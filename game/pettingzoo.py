@@ -24,11 +24,16 @@ import random
 import secrets
 from typing import Any
 
-import numpy as np
-from gymnasium import spaces
-from pettingzoo import AECEnv
-from pettingzoo.utils import wrappers
-from pettingzoo.utils.env_logger import EnvLogger
+try:
+    import numpy as np
+    from gymnasium import spaces
+    from pettingzoo import AECEnv
+    from pettingzoo.utils import wrappers
+    from pettingzoo.utils.env_logger import EnvLogger
+except ModuleNotFoundError as missing:  # the rl extra is not installed
+    raise ModuleNotFoundError(
+        f"game.pettingzoo needs {missing.name}: pip install 'uno-attack[rl]'", name=missing.name
+    ) from missing
 
 from game.rl.table import TERMINAL, Table, TableSpec
 

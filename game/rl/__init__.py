@@ -9,7 +9,14 @@ catches, jump-ins), per-seat information-set strings and tensors, and zero-sum r
 Neither framework is imported here: both are the ``rl`` extra (docs/rl.md).
 """
 
-from game.rl.actions import ActionSpace
-from game.rl.table import CHANCE, TERMINAL, Table, TableSpec
+try:
+    import numpy  # noqa: F401  # every tensor and mask is a numpy array
+except ModuleNotFoundError as missing:  # the rl extra is not installed
+    raise ModuleNotFoundError(
+        f"game.rl needs {missing.name}: pip install 'uno-attack[rl]'", name=missing.name
+    ) from missing
+
+from game.rl.actions import ActionSpace  # noqa: E402
+from game.rl.table import CHANCE, TERMINAL, Table, TableSpec  # noqa: E402
 
 __all__ = ["CHANCE", "TERMINAL", "ActionSpace", "Table", "TableSpec"]
