@@ -17,6 +17,10 @@ UNO is open to (``n`` each, one-hot, relative to the seat), the pending decision
 direction, stack and pile size; the information state adds every seat's played cards by
 face (``n * F``, rows from the seat itself). A one-hot field with no value (no colour, a
 chance node's actor, nobody open to UNO) writes its 1 to a scratch float past the end.
+
+``SeatTensor`` and ``SeatMask`` here are the reference: where the install could compile
+game/rl/_tensor.pyx (the same classes in Cython), this module hands out those instead
+(:data:`COMPILED`; the end of this module).
 """
 
 from __future__ import annotations
