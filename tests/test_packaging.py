@@ -149,17 +149,26 @@ def test_wheel_and_sdist_carry_the_package_data_and_entry_points(wheelhouse: Whe
     assert wheelhouse.sdist.stat().st_size > 0
 
 
+@pytest.mark.parametrize(
+    "setting",
+    [
+        {"CC": "false"},  # a compiler that fails every file
+        {"UNO_ATTACK_NO_COMPILE": "1"},  # a Pi that never uses the RL environment
+    ],
+    ids=["no-c-compiler", "no-compile-asked"],
+)
 def test_a_build_without_a_c_compiler_goes_on_without_the_compiled_module(
-    wheelhouse: Wheelhouse, tmp_path: Path
+    wheelhouse: Wheelhouse, tmp_path: Path, setting: dict[str, str]
 ) -> None:
-    """docs/install.md: where the RL tensors cannot be compiled, the sdist still builds
-    (their Python classes take over; tests/test_rl_tensor.py plays on them)."""
+    """docs/install.md: where the RL tensors cannot be compiled, or the compile is turned
+    off, the sdist still builds (their Python classes take over; tests/test_rl_tensor.py
+    plays on them)."""
     import tarfile
 
     with tarfile.open(wheelhouse.sdist) as sdist:  # as pip builds it: from the sdist
         sdist.extractall(tmp_path, filter="data")
     (source,) = tmp_path.glob("uno_attack-*")
-    env = {**os.environ, "CC": "false"}  # a compiler that fails every file
+    env = {**os.environ, **setting}
     run(sys.executable, "-m", "build", "--no-isolation", "--wheel", "--outdir", tmp_path, source,
         env=env)  # fmt: skip
     (wheel,) = tmp_path.glob("uno_attack-*.whl")
