@@ -21,8 +21,7 @@ if cythonize is None or os.environ.get("UNO_ATTACK_NO_COMPILE") == "1":
 else:
     extensions = cythonize(
         [Extension("game.rl._tensor", ["game/rl/_tensor.pyx"])],
-        compiler_directives={"language_level": 3},
-        quiet=True,
+        quiet=True,  # the language level is the .pyx's own first line
     )
     for extension in extensions:  # set after: cythonize's copies drop ``optional``
         extension.optional = True
